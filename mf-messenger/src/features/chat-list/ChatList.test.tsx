@@ -1,0 +1,75 @@
+import { act, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { initTestI18n } from '@messenger/shared/testing';
+import { useAuthStore, useChatsStore, useContactsStore, useSearchStore, useUsersStore, type Chat, type Me } from '@messenger/shared';
+import '../../i18n';
+import { ChatList } from './ChatList';
+
+const me = { id: 1, name: 'Me', role: 0 } as Me;
+
+function chat(id: number, peer: number, lastAt: string | null, unread = 0, text = 'hi'): Chat {
+  return {
+    id,
+    chat_type: 'private',
+    is_secret: false,
+    name: '',
+    avatar: null,
+    chat_avatar: null,
+    participants: [1, peer],
+    owner_id: null,
+    invite_link: null,
+    interval: 0,
+    created_at: '2026-01-01T00:00:00Z',
+    last_message: lastAt ? { id: id * 10, chat_id: id, sender_id: peer, client_id: `c${id}`, type: 'text', text, file_path: null, created_at: lastAt, expires_at: null } : null,
+    last_message_at: lastAt,
+    unread_messages: unread,
+    notifications: true,
+  };
+}
+
+beforeAll(async () => {
+  await initTestI18n();
+});
+
+beforeEach(() => {
+  useAuthStore.setState({ user: me, hasSession: true });
+  useContactsStore.setState({
+    loaded: true,
+    contacts: [{ id: 2, alias_name: 'Bob (work)', name: 'Robert', username: null, phone: null, avatar: null, is_deleted_contact: false, deleted: false }],
+  });
+  useUsersStore.setState({ profiles: { 3: { id: 3, name: 'Carol', username: 'carol', avatar: null, role: 0, deleted: false } } });
+  useSearchStore.getState().setText('');
+});
+
+test('lists chats newest first, named from contacts then profiles, with unread counts', () => {
+  useChatsStore.setState({ loaded: true, chats: [chat(10, 2, '2026-05-01T10:00:00Z', 3, 'see you'), chat(11, 3, '2026-05-02T10:00:00Z')] });
+  useChatsStore.setState((state) => ({ chats: [...state.chats].reverse() }));
+  render(<ChatList />, { wrapper: MemoryRouter });
+  const rows = within(screen.getByRole('list', { name: 'Chats' })).getAllByRole('link');
+  expect(rows.map((row) => row.getAttribute('href'))).toEqual(['/11', '/10']);
+  expect(rows[0]).toHaveTextContent('Carol');
+  expect(rows[1]).toHaveTextContent('Bob (work)');
+  expect(rows[1]).toHaveTextContent('see you');
+  expect(within(rows[1]!).getByLabelText('3 unread messages')).toHaveTextContent('3');
+});
+
+test('filters by the side-bar search and says when nothing matches', () => {
+  useChatsStore.setState({ loaded: true, chats: [chat(10, 2, '2026-05-01T10:00:00Z'), chat(11, 3, '2026-05-02T10:00:00Z')] });
+  useSearchStore.getState().setText('  BOB ');
+  const { rerender } = render(<ChatList />, { wrapper: MemoryRouter });
+  expect(screen.getAllByRole('link').map((row) => row.getAttribute('href'))).toEqual(['/10']);
+  act(() => useSearchStore.getState().setText('zzz'));
+  rerender(<ChatList />);
+  expect(screen.getByText('Nothing found.')).toBeInTheDocument();
+});
+
+test('renders names as text, never as markup', () => {
+  useContactsStore.setState({
+    loaded: true,
+    contacts: [{ id: 2, alias_name: '<img src=x onerror=alert(1)>', name: '', username: null, phone: null, avatar: null, is_deleted_contact: false, deleted: false }],
+  });
+  useChatsStore.setState({ loaded: true, chats: [chat(10, 2, '2026-05-01T10:00:00Z')] });
+  const { container } = render(<ChatList />, { wrapper: MemoryRouter });
+  expect(container.querySelector('img[src="x"]')).toBeNull();
+  expect(screen.getByText('<img src=x onerror=alert(1)>')).toBeInTheDocument();
+});

@@ -1,0 +1,51 @@
+import { NavLink } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { Avatar, formatListTime, useAuthStore, useSettingsStore } from '@messenger/shared';
+import { useChatRows, type ChatRowModel } from './useChatRows';
+
+/** Spec §2 chat list: avatar, group mark, name, time of the last message, preview and unread count. */
+export function ChatList() {
+  const { t } = useTranslation('messenger');
+  const { rows, loaded, searching } = useChatRows();
+  if (!loaded) return <p className="ui-empty">{t('common:loading')}</p>;
+  if (rows.length === 0) return <p className="ui-empty">{searching ? t('chats.nothingFound') : t('chats.empty')}</p>;
+  return (
+    <ul className="msg-list" aria-label={t('chats.listLabel')}>
+      {rows.map((row) => (
+        <li key={row.chat.id}>
+          <ChatRow row={row} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function ChatRow({ row }: { row: ChatRowModel }) {
+  const { t } = useTranslation('messenger');
+  const language = useSettingsStore((state) => state.language);
+  const me = useAuthStore((state) => state.user?.id);
+  const { chat, name, avatar } = row;
+  const last = chat.last_message;
+  const preview = last ? (last.sender_id === me ? t('chats.you', { text: last.text }) : last.text) : t('chats.noMessages');
+  return (
+    <NavLink to={`/${chat.id}`} className="msg-row">
+      <Avatar name={name} src={avatar} group={chat.chat_type === 'group'} />
+      <span className="msg-row-main">
+        <span className="msg-row-top">
+          <span className="msg-row-name">{name}</span>
+          <time className="msg-row-time" dateTime={chat.last_message_at ?? chat.created_at}>
+            {formatListTime(chat.last_message_at, language)}
+          </time>
+        </span>
+        <span className="msg-row-bottom">
+          <span className="msg-row-preview">{preview}</span>
+          {chat.unread_messages > 0 && (
+            <span className="msg-badge" aria-label={t('chats.unread', { count: chat.unread_messages })}>
+              {chat.unread_messages}
+            </span>
+          )}
+        </span>
+      </span>
+    </NavLink>
+  );
+}

@@ -1,0 +1,124 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  ApiError,
+  Modal,
+  PhoneField,
+  ServerStrings,
+  config,
+  errorText,
+  guessCountry,
+  toE164,
+  useAuthStore,
+  useContactsStore,
+  useNotificationsStore,
+  type CountryCode,
+} from '@messenger/shared';
+
+interface AddContactModalProps {
+  onClose: () => void;
+  initial?: { name?: string; username?: string };
+}
+
+/**
+ * Spec §5 add-contact modal. Submit is disabled when the phone is invalid and no username is given, when the
+ * name is empty, or when the phone is one's own. A leading @ of the username is dropped.
+ */
+export function AddContactModal({ onClose, initial }: AddContactModalProps) {
+  const { t } = useTranslation('messenger');
+  const myPhone = useAuthStore((state) => state.user?.phone ?? null);
+  const [country, setCountry] = useState<CountryCode>(() => guessCountry());
+  const [phone, setPhone] = useState('');
+  const [name, setName] = useState(initial?.name ?? '');
+  const [username, setUsername] = useState(initial?.username ?? '');
+  const [message, setMessage] = useState<{ kind: 'error' | 'warning'; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const e164 = toE164(phone, country);
+  const cleanUsername = username.trim().replace(/^@/, '');
+  const ownPhone = e164 !== null && e164 === myPhone;
+  const disabled = busy || (!e164 && !cleanUsername) || !name.trim() || ownPhone;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (disabled) return;
+    setBusy(true);
+    setMessage(null);
+    try {
+      const result = await useContactsStore.getState().add({
+        ...(e164 ? { user_phone: e164 } : {}),
+        name: name.trim(),
+        ...(cleanUsername ? { username: cleanUsername } : {}),
+      });
+      if (result.added) {
+        useNotificationsStore.getState().push({ kind: 'success', text: t('addContact.added') });
+        onClose();
+      } else if (result.invited) {
+        useNotificationsStore.getState().push({ kind: 'info', text: t('addContact.invited', { name: name.trim() }) }, config.notificationDismissMs);
+        onClose();
+      } else {
+        setMessage({ kind: 'warning', text: t('addContact.addWarning') });
+      }
+    } catch (error) {
+      const exists = error instanceof ApiError && error.message === ServerStrings.contactExists;
+      setMessage({ kind: exists ? 'warning' : 'error', text: errorText(error, 'messenger:addContact.error') });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title={t('addContact.title')} onClose={onClose}>
+      <form className="msg-form" onSubmit={submit} noValidate>
+        <PhoneField
+          country={country}
+          value={phone}
+          onChange={(value, nextCountry) => {
+            setPhone(value);
+            setCountry(nextCountry);
+            setMessage(null);
+          }}
+          countryLabel={t('addContact.country')}
+          phoneLabel={t('addContact.phone')}
+          invalid={ownPhone}
+          describedBy={ownPhone ? 'own-phone' : undefined}
+          autoFocus={!initial?.username}
+        />
+        {ownPhone && (
+          <p id="own-phone" className="ui-error">
+            {t('addContact.ownPhone')}
+          </p>
+        )}
+        <label className="ui-field">
+          <span>{t('addContact.name')}</span>
+          <input value={name} maxLength={config.nameMax} onChange={(event) => setName(event.target.value)} required />
+        </label>
+        <label className="ui-field">
+          <span>{t('addContact.username')}</span>
+          <input
+            value={username}
+            maxLength={config.usernameMax + 1}
+            aria-describedby="username-hint"
+            onChange={(event) => setUsername(event.target.value)}
+          />
+        </label>
+        <p id="username-hint" className="ui-hint">
+          {t('addContact.usernameHint')}
+        </p>
+        {message && (
+          <p className={message.kind === 'error' ? 'ui-error' : 'ui-warning'} role="alert">
+            {message.text}
+          </p>
+        )}
+        <div className="ui-modal-actions">
+          <button type="button" className="ui-button" onClick={onClose}>
+            {t('common:actions.cancel')}
+          </button>
+          <button type="submit" className="ui-button ui-button-primary" disabled={disabled}>
+            {t('addContact.submit')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

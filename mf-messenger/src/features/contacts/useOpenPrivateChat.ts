@@ -1,0 +1,31 @@
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { chatsApi, errorText, useAuthStore, useChatsStore, useNotificationsStore } from '@messenger/shared';
+
+/**
+ * Opens the private chat with a person, creating it on first use (spec §4), and goes to it. A chat already in
+ * the list opens without asking the server.
+ */
+export function useOpenPrivateChat(): (userId: number) => Promise<void> {
+  const navigate = useNavigate();
+  return useCallback(
+    async (userId: number) => {
+      const me = useAuthStore.getState().user;
+      const existing = useChatsStore
+        .getState()
+        .chats.find((chat) => chat.chat_type === 'private' && chat.participants.includes(userId) && chat.participants.every((id) => id === userId || id === me?.id));
+      if (existing) {
+        navigate(`/${existing.id}`);
+        return;
+      }
+      try {
+        const chat = await chatsApi.createPrivate(userId);
+        useChatsStore.getState().upsert(chat);
+        navigate(`/${chat.id}`);
+      } catch (error) {
+        useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:contacts.openError') });
+      }
+    },
+    [navigate],
+  );
+}

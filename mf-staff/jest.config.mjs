@@ -1,0 +1,3 @@
+import { jestConfig } from '@messenger/build-config/jest';
+
+export default jestConfig(import.meta.dirname, 'mf-staff');

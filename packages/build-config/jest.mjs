@@ -1,0 +1,32 @@
+// Jest settings of every client app: jsdom, TypeScript through swc, CSS and media imports as stubs.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+export function jestConfig(dir, displayName) {
+  return {
+    displayName,
+    rootDir: dir,
+    testEnvironment: 'jsdom',
+    testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
+    transform: {
+      '^.+\\.[cm]?[tj]sx?$': [
+        '@swc/jest',
+        {
+          jsc: {
+            parser: { syntax: 'typescript', tsx: true },
+            target: 'es2022',
+            transform: { react: { runtime: 'automatic' } },
+          },
+        },
+      ],
+    },
+    moduleNameMapper: {
+      '\\.css$': join(here, 'jest', 'style-stub.cjs'),
+      '\\.(png|svg|jpe?g|webp|wav|mp3|ogg)$': join(here, 'jest', 'file-stub.cjs'),
+    },
+    setupFilesAfterEnv: [join(here, 'jest', 'setup.cjs')],
+    clearMocks: true,
+  };
+}

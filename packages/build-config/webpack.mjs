@@ -1,0 +1,114 @@
+// The one webpack configuration of the client apps: the shell (host) and every remote differ only in the options
+// they pass. Module federation specifics and their reasons live here, once.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import HtmlWebpackPlugin from 'html-webpack-plugin';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+
+const require = createRequire(import.meta.url);
+
+/** Shared package of our own: a real version, required by hand (pnpm's `workspace:*` is not semver). */
+const SHARED_PACKAGE = '@messenger/shared';
+const SHARED_PACKAGE_VERSION = '1.0.0';
+
+/**
+ * One instance of each of these across the shell and every remote: React (and its subpaths), the router, the
+ * store library, i18n, dayjs (its plugins register globally) and our shared package (stores, event bus, API client).
+ */
+export function sharedModules(pkg) {
+  const version = (name) => {
+    const wanted = pkg.dependencies?.[name] ?? pkg.peerDependencies?.[name];
+    if (!wanted) throw new Error(`${pkg.name} must depend on ${name} to share it`);
+    return `^${wanted}`;
+  };
+  const singleton = (name) => ({ singleton: true, requiredVersion: version(name) });
+  return {
+    react: singleton('react'),
+    // Subpath imports (react/jsx-runtime, react-dom/client) are shared through prefix keys, or they bundle twice.
+    'react/': singleton('react'),
+    'react-dom': singleton('react-dom'),
+    'react-dom/': singleton('react-dom'),
+    'react-router': singleton('react-router'),
+    'react-router-dom': singleton('react-router-dom'),
+    zustand: singleton('zustand'),
+    i18next: singleton('i18next'),
+    'react-i18next': singleton('react-i18next'),
+    dayjs: singleton('dayjs'),
+    [SHARED_PACKAGE]: { singleton: true, requiredVersion: `^${SHARED_PACKAGE_VERSION}`, version: SHARED_PACKAGE_VERSION },
+  };
+}
+
+/**
+ * @param {object} options
+ * @param {string} options.dir          the app's folder
+ * @param {string} options.name         federation name (a JS identifier: shell, mf_messenger…)
+ * @param {Record<string,string>} [options.exposes]  what a remote offers the shell
+ * @param {string[]} [options.runtimePlugins]        the shell's runtime plugins (fallbacks for failed remotes)
+ * @param {string} [options.title]      the page title (shell only)
+ */
+export function federatedConfig({ dir, name, exposes, runtimePlugins = [], title }) {
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const isHost = !exposes;
+  return (_env, argv) => {
+    const production = argv.mode !== 'development';
+    return {
+      name,
+      context: dir,
+      // A remote has no page of its own: its container entry (remoteEntry.js) is all it serves.
+      entry: isHost ? './src/index.ts' : {},
+      mode: production ? 'production' : 'development',
+      devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+      output: {
+        path: join(dir, 'dist'),
+        // The shell is always served from the root; a remote from wherever its manifest was found.
+        publicPath: isHost ? '/' : 'auto',
+        filename: production ? '[name].[contenthash:8].js' : '[name].js',
+        chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
+        assetModuleFilename: 'assets/[name].[contenthash:8][ext]',
+        uniqueName: name,
+        clean: true,
+      },
+      resolve: { extensions: ['.tsx', '.ts', '.mjs', '.js'] },
+      module: {
+        rules: [
+          {
+            test: /\.[cm]?tsx?$/,
+            exclude: /node_modules/,
+            use: {
+              loader: require.resolve('swc-loader'),
+              options: {
+                jsc: {
+                  parser: { syntax: 'typescript', tsx: true },
+                  target: 'es2022',
+                  transform: { react: { runtime: 'automatic', development: !production } },
+                },
+              },
+            },
+          },
+          { test: /\.css$/, use: [require.resolve('style-loader'), require.resolve('css-loader')] },
+          { test: /\.(png|svg|jpe?g|webp|wav|mp3|ogg)$/, type: 'asset/resource' },
+        ],
+      },
+      plugins: [
+        new ModuleFederationPlugin({
+          name,
+          ...(isHost ? {} : { filename: 'remoteEntry.js', exposes }),
+          shared: sharedModules(pkg),
+          // Load a shared module from whoever loaded first; the default would fetch every remote's entry at
+          // start-up, and one remote that is down could hang the shell.
+          shareStrategy: 'loaded-first',
+          runtimePlugins: runtimePlugins.map((plugin) => join(dir, plugin)),
+          manifest: true,
+          dts: false,
+        }),
+        ...(isHost
+          ? [new HtmlWebpackPlugin({ template: join(dir, 'src', 'index.html'), title, scriptLoading: 'defer' })]
+          : []),
+      ],
+      performance: { hints: false },
+      stats: 'errors-warnings',
+      infrastructureLogging: { level: 'warn' },
+    };
+  };
+}

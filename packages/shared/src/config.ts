@@ -1,0 +1,62 @@
+// Every constant of spec §9 (and the few of our own) in one place; components never hold a literal of these.
+
+export const PRODUCT_KEY = 'msgr';
+
+export const LANGUAGES = ['en', 'ru', 'tr', 'es', 'it', 'de', 'fr'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'en';
+
+export const THEMES = ['light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+export const DEFAULT_THEME: Theme = 'light';
+
+export const config = {
+  /** Token storage lifetime: 300 days, both tokens. */
+  tokenStorageDays: 300,
+  /** Default cookie expiry. */
+  cookieDays: 30,
+  notificationsKept: 5,
+  notificationDismissMs: 10_000,
+  toastDismissMs: 3_000,
+  incomingCallAutoCloseMs: 60_000,
+  callRejectedNoticeMs: 5_000,
+  expiryCheckMs: 1_000,
+  historyRefreshAfterHangMs: 1_000,
+  socketNormalCloseCode: 1000,
+  socketManualCloseReason: 'Manual close',
+  codeResendDelayMs: 60_000,
+  codeLength: 6,
+  phoneMaxLength: 25,
+  searchMax: 120,
+  textMax: 10_000,
+  nameMax: 60,
+  usernameMax: 60,
+  joinCodePattern: /^C-[A-Za-z0-9]{10}$/,
+  uploadLimitMb: 10,
+  uploadLimitStaffMb: 50,
+  avatarMaxBytes: 4 * 1024 * 1024,
+  sidebarWidthPx: 400,
+  mobileBreakpointPx: 800,
+  weekdayWindowDays: 7,
+  callWindowMinPx: 400,
+  pingIntervalMs: 10_000,
+  /** Messages per history page. */
+  historyPageSize: 50,
+  /** Reconnect back-off of the live sockets: first delay, ceiling. */
+  reconnectBaseMs: 500,
+  reconnectMaxMs: 30_000,
+  /** How long a gap in the event sequence may stay open before the client asks for the missing range. */
+  gapWaitMs: 500,
+  /** Refresh the access token this long before it expires, so sockets never present a stale one. */
+  tokenRefreshLeewayMs: 30_000,
+  /** A send without acknowledgement after this long is resent (the client id makes it harmless). */
+  sendAckTimeoutMs: 10_000,
+} as const;
+
+/** The roles of spec §6. */
+export const Role = {
+  user: 0,
+  manager: 1,
+  admin: 2,
+  topAdmin: 3,
+} as const;

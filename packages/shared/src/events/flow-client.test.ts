@@ -1,0 +1,128 @@
+import { FlowClient } from './flow-client';
+import type { FlowEvent } from '../model/events';
+
+/** A stand-in for the browser WebSocket, driven by the test. */
+class FakeSocket {
+  static all: FakeSocket[] = [];
+  onmessage: ((message: { data: string }) => void) | null = null;
+  onclose: ((close: { code: number }) => void) | null = null;
+  closedWith: number | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  frame(frame: unknown) {
+    this.onmessage?.({ data: JSON.stringify(frame) });
+  }
+  drop(code = 1006) {
+    this.onclose?.({ code });
+  }
+  close(code: number) {
+    this.closedWith = code;
+  }
+}
+
+const event = (seq: number, text = `m${seq}`): FlowEvent =>
+  ({ seq, event_type: 'text', additional_info: { chat_id: 1, message_id: seq, message: { text }, user: { id: 2 } } }) as unknown as FlowEvent;
+
+function setup(since: number | null) {
+  FakeSocket.all = [];
+  const applied: number[] = [];
+  const resyncs: number[] = [];
+  const client = new FlowClient({
+    url: (token, from) => `ws://test/flow?token=${token}${from === null ? '' : `&since=${from}`}`,
+    getToken: async () => 'tok',
+    onEvent: (e) => applied.push(e.seq),
+    onResync: (seq) => resyncs.push(seq),
+    createSocket: (url) => new FakeSocket(url) as unknown as WebSocket,
+  });
+  client.start(since);
+  return { client, applied, resyncs };
+}
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('FlowClient', () => {
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate', 'queueMicrotask'] }));
+  afterEach(() => jest.useRealTimers());
+
+  async function settle() {
+    await jest.advanceTimersByTimeAsync(0);
+  }
+
+  it('connects with the seq of the loaded state and applies events in order, once', async () => {
+    const { client, applied } = setup(10);
+    await settle();
+    const socket = FakeSocket.all[0]!;
+    expect(socket.url).toBe('ws://test/flow?token=tok&since=10');
+    socket.frame(event(11));
+    socket.frame(event(11)); // duplicate
+    socket.frame({ event_type: 'ready', additional_info: { seq: 11 } });
+    socket.frame(event(12));
+    socket.frame(event(10)); // old
+    expect(applied).toEqual([11, 12]);
+    expect(client.seq).toBe(12);
+    client.stop();
+  });
+
+  it('holds an event that arrives ahead of a gap until the gap fills', async () => {
+    const { client, applied } = setup(0);
+    await settle();
+    const socket = FakeSocket.all[0]!;
+    socket.frame(event(2));
+    socket.frame(event(3));
+    expect(applied).toEqual([]);
+    socket.frame(event(1));
+    expect(applied).toEqual([1, 2, 3]);
+    client.stop();
+  });
+
+  it('reconnects from the last applied seq when a gap stays open', async () => {
+    const { client, applied } = setup(5);
+    await settle();
+    FakeSocket.all[0]!.frame(event(6));
+    FakeSocket.all[0]!.frame(event(8));
+    await jest.advanceTimersByTimeAsync(600);
+    expect(FakeSocket.all).toHaveLength(2);
+    expect(FakeSocket.all[1]!.url).toContain('since=6');
+    FakeSocket.all[1]!.frame(event(7));
+    FakeSocket.all[1]!.frame(event(8));
+    expect(applied).toEqual([6, 7, 8]);
+    client.stop();
+  });
+
+  it('resumes after a dropped connection with back-off, from where it was', async () => {
+    const { client, applied } = setup(null);
+    await settle();
+    FakeSocket.all[0]!.frame({ event_type: 'ready', additional_info: { seq: 41 } });
+    FakeSocket.all[0]!.frame(event(42));
+    FakeSocket.all[0]!.drop();
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(FakeSocket.all).toHaveLength(2);
+    expect(FakeSocket.all[1]!.url).toContain('since=42');
+    FakeSocket.all[1]!.frame(event(42));
+    FakeSocket.all[1]!.frame(event(43));
+    expect(applied).toEqual([42, 43]);
+    client.stop();
+  });
+
+  it('asks for a reload on resync and continues from the head it names', async () => {
+    const { client, applied, resyncs } = setup(999);
+    await settle();
+    FakeSocket.all[0]!.frame({ event_type: 'resync', additional_info: { seq: 50 } });
+    FakeSocket.all[0]!.frame(event(51));
+    expect(resyncs).toEqual([50]);
+    expect(applied).toEqual([51]);
+    client.stop();
+  });
+
+  it('closes with 1000 "Manual close" and stays closed when stopped', async () => {
+    const { client } = setup(0);
+    await settle();
+    const socket = FakeSocket.all[0]!;
+    client.stop();
+    expect(socket.closedWith).toBe(1000);
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(FakeSocket.all).toHaveLength(1);
+    await flush;
+  });
+});

@@ -1,0 +1,180 @@
+import { config } from '../config';
+import type { FlowEvent } from '../model/events';
+import type { ConnectionStatus } from './bus';
+
+export interface FlowClientOptions {
+  /** Builds the socket URL for a token and the last applied seq (null on a first connection). */
+  url: (token: string, since: number | null) => string;
+  /** A valid access token; refreshed by the caller when needed. */
+  getToken: () => Promise<string>;
+  /** Called once per event, in seq order, never twice for one seq. */
+  onEvent: (event: FlowEvent) => void;
+  /** The server cannot resume from our seq: reload state, then carry on from `seq`. */
+  onResync: (seq: number) => void;
+  onStatus?: (status: ConnectionStatus) => void;
+  createSocket?: (url: string) => WebSocket;
+}
+
+const TOKEN_EXPIRED = 4001;
+
+/**
+ * The `/user/flow` connection: one per session. It applies events strictly in seq order — an event at
+ * `last + 1` is applied, one at or below `last` is a duplicate and dropped, one further ahead waits briefly for
+ * the gap to fill and otherwise triggers a reconnect that resumes from `last`. It reconnects with back-off
+ * after any drop, and at once when the browser comes back online.
+ */
+export class FlowClient {
+  private socket: WebSocket | null = null;
+  private lastSeq: number | null = null;
+  private readonly ahead = new Map<number, FlowEvent>();
+  private gapTimer: ReturnType<typeof setTimeout> | null = null;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private attempt = 0;
+  private running = false;
+  private status: ConnectionStatus = 'idle';
+
+  constructor(private readonly options: FlowClientOptions) {}
+
+  /** Starts following events after `since` (the seq of the state already loaded), or from now when null. */
+  start(since: number | null): void {
+    if (this.running) return;
+    this.running = true;
+    this.lastSeq = since;
+    if (typeof window !== 'undefined') window.addEventListener('online', this.reconnectNow);
+    void this.connect();
+  }
+
+  /** The spec's manual clear: close with 1000 "Manual close" and stay closed. */
+  stop(): void {
+    this.running = false;
+    if (typeof window !== 'undefined') window.removeEventListener('online', this.reconnectNow);
+    this.clearTimers();
+    this.ahead.clear();
+    const socket = this.socket;
+    this.socket = null;
+    socket?.close(config.socketNormalCloseCode, config.socketManualCloseReason);
+    this.setStatus('idle');
+  }
+
+  get seq(): number | null {
+    return this.lastSeq;
+  }
+
+  private readonly reconnectNow = () => {
+    if (!this.running || this.status === 'online') return;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    void this.connect();
+  };
+
+  private async connect(): Promise<void> {
+    if (!this.running) return;
+    this.setStatus('connecting');
+    let token: string;
+    try {
+      token = await this.options.getToken();
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    if (!this.running) return;
+    const socket = (this.options.createSocket ?? ((url) => new WebSocket(url)))(this.options.url(token, this.lastSeq));
+    this.socket = socket;
+    socket.onmessage = (message) => {
+      if (this.socket === socket) this.handleFrame(String(message.data));
+    };
+    socket.onclose = (close) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.clearGap();
+      if (!this.running) return;
+      this.setStatus('offline');
+      if (close.code === TOKEN_EXPIRED) void this.connect(); // getToken refreshes it
+      else this.scheduleReconnect();
+    };
+  }
+
+  private handleFrame(raw: string): void {
+    let frame: { seq?: number; event_type?: string; additional_info?: { seq?: number } };
+    try {
+      frame = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    if (typeof frame.seq === 'number') {
+      this.receive(frame as FlowEvent);
+      return;
+    }
+    const seq = frame.additional_info?.seq;
+    if (frame.event_type === 'ready' && typeof seq === 'number') {
+      if (this.lastSeq === null) this.lastSeq = seq;
+      this.attempt = 0;
+      this.setStatus('online');
+    } else if (frame.event_type === 'resync' && typeof seq === 'number') {
+      this.lastSeq = seq;
+      this.ahead.clear();
+      this.options.onResync(seq);
+    }
+  }
+
+  private receive(event: FlowEvent): void {
+    if (this.lastSeq === null) this.lastSeq = event.seq - 1;
+    if (event.seq <= this.lastSeq) return; // already applied
+    if (event.seq > this.lastSeq + 1) {
+      this.ahead.set(event.seq, event);
+      this.gapTimer ??= setTimeout(() => this.gapStillOpen(), config.gapWaitMs);
+      return;
+    }
+    this.apply(event);
+    for (let next = this.ahead.get(this.lastSeq + 1); next; next = this.ahead.get(this.lastSeq + 1)) {
+      this.ahead.delete(next.seq);
+      this.apply(next);
+    }
+    if (this.ahead.size === 0) this.clearGap();
+  }
+
+  private apply(event: FlowEvent): void {
+    this.lastSeq = event.seq;
+    this.options.onEvent(event);
+  }
+
+  /** The missing events did not come: reconnect from the last applied seq and let the server replay them. */
+  private gapStillOpen(): void {
+    this.gapTimer = null;
+    if (this.ahead.size === 0) return;
+    this.ahead.clear();
+    const socket = this.socket;
+    this.socket = null;
+    socket?.close(config.socketNormalCloseCode, 'resume');
+    void this.connect();
+  }
+
+  private scheduleReconnect(): void {
+    if (!this.running || this.retryTimer) return;
+    const ceiling = Math.min(config.reconnectMaxMs, config.reconnectBaseMs * 2 ** this.attempt);
+    this.attempt += 1;
+    // Full jitter: a server restart is not met by every client at the same instant.
+    const delay = Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.connect();
+    }, delay);
+  }
+
+  private setStatus(status: ConnectionStatus): void {
+    if (this.status === status) return;
+    this.status = status;
+    this.options.onStatus?.(status);
+  }
+
+  private clearGap(): void {
+    if (this.gapTimer) clearTimeout(this.gapTimer);
+    this.gapTimer = null;
+  }
+
+  private clearTimers(): void {
+    this.clearGap();
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+}

@@ -1,0 +1,44 @@
+import i18next from 'i18next';
+import type { Language } from './config';
+import { ApiError } from './api/errors';
+import { SERVER_STRING_KEYS } from './rules/server-strings';
+import en from './locales/en.json';
+import ru from './locales/ru.json';
+import tr from './locales/tr.json';
+import es from './locales/es.json';
+import it from './locales/it.json';
+import de from './locales/de.json';
+import fr from './locales/fr.json';
+
+/** The one i18next instance (shared as a singleton); the shell initialises it, remotes add their namespaces. */
+export const i18n = i18next;
+
+/**
+ * Adds a remote's strings for every language under its own namespace. Before the shell has initialised i18next
+ * (a remote loaded on its own, or a test) the strings wait for it.
+ */
+export function addTranslations(namespace: string, resources: Record<Language, object>): void {
+  const add = () => {
+    for (const [language, bundle] of Object.entries(resources)) i18n.addResourceBundle(language, namespace, bundle, true, true);
+  };
+  if (i18n.isInitialized) add();
+  else i18n.on('initialized', add);
+}
+
+/**
+ * The text to show for a failure: a spec §8 server string in the person's language, else the server's own
+ * message, else the given fallback key.
+ */
+export function errorText(error: unknown, fallbackKey: string): string {
+  if (error instanceof ApiError) {
+    if (error.isNetworkError) return i18n.t('common:errors.network');
+    const key = SERVER_STRING_KEYS[error.message];
+    if (key) return i18n.t(`common:${key}`);
+    if (error.status === 429) return i18n.t('common:errors.tooManyRequests', { seconds: error.retryAfterSeconds ?? 60 });
+    if (error.message) return error.message;
+  }
+  return i18n.t(fallbackKey);
+}
+
+/** Strings every app uses (actions, loading, the server's error strings): the `common` namespace. */
+addTranslations('common', { en, ru, tr, es, it, de, fr });

@@ -1,0 +1,48 @@
+// The public face of @messenger/shared. Always import it by this name: a relative path or alias into its
+// source would create a second instance of every store (see docs/adding-a-remote.md).
+export * from './config';
+export * from './model/types';
+export * from './model/events';
+export { ApiClient, api, type Query, type RequestOptions } from './api/client';
+export { ApiError } from './api/errors';
+export * from './api/endpoints';
+export { cookies } from './storage/cookies';
+export { tokenStorage, msUntilExpiry } from './storage/tokens';
+export { localSettings } from './storage/local';
+export { Emitter } from './events/emitter';
+export { eventBus, type BusEvents, type ConnectionStatus } from './events/bus';
+export { FlowClient, type FlowClientOptions } from './events/flow-client';
+export { ChatSocket, type ChatSocketOptions, type OutgoingText } from './events/chat-socket';
+export { useAuthStore, type AuthState } from './stores/auth';
+export { useSettingsStore, type SettingsState } from './stores/settings';
+export { useSearchStore, type SearchState } from './stores/search';
+export { useConnectionStore } from './stores/connection';
+export { useUsersStore, type UsersState } from './stores/users';
+export { useContactsStore, type ContactsState } from './stores/contacts';
+export { useNotificationsStore, type NotificationItem, type NotificationKind, type NotificationsState } from './stores/notifications';
+export { useChatsStore, sortChats, type ChatsState } from './stores/chats';
+export { useMessagesStore, type ChatThread, type MessagesState } from './stores/messages';
+export { startSession, beginSession, stopSession, signOut } from './services/session';
+export { sendText, retrySend } from './services/messaging';
+export { newClientId } from './services/client-id';
+export { displayName, type Nameable } from './rules/display-name';
+export { avatarPlaceholder, AVATAR_GRADIENTS } from './rules/avatar';
+export { normalizeSearch, matchesSearch, filterContacts } from './rules/search';
+export { formatListTime, formatDetailedTime, formatMessageTime } from './rules/time';
+export {
+  sanitizePhoneInput,
+  formatPhoneAsYouType,
+  toE164,
+  countryOf,
+  countryOptions,
+  guessCountry,
+  formatPhone,
+  type CountryCode,
+} from './rules/phone';
+export { ServerStrings, SERVER_STRING_KEYS } from './rules/server-strings';
+export { i18n, addTranslations, errorText } from './i18n';
+export { chatDisplay, type ChatDisplay } from './rules/chat-display';
+export { Avatar } from './ui/Avatar';
+export { Modal } from './ui/Modal';
+export { ConfirmDialog } from './ui/ConfirmDialog';
+export { PhoneField } from './ui/PhoneField';

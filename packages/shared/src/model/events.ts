@@ -1,0 +1,34 @@
+import type { Contact, Message, PublicUser } from './types';
+
+/** What each live event carries in `additional_info` (docs/protocol.md). */
+export interface FlowEventMap {
+  'chat-created': { chat_id: number; user: PublicUser };
+  text: MessageEventInfo;
+  image: MessageEventInfo;
+  audio: MessageEventInfo;
+  video: MessageEventInfo;
+  document: MessageEventInfo;
+  'chat-read': { chat_id: number; unread_messages: number };
+  'contact-joined': { contact: Contact; user: { id: number } };
+}
+
+export interface MessageEventInfo {
+  chat_id: number;
+  message_id: number;
+  message: Message;
+  user: PublicUser;
+}
+
+export type FlowEventType = keyof FlowEventMap;
+
+export interface FlowEvent<T extends FlowEventType = FlowEventType> {
+  seq: number;
+  event_type: T;
+  additional_info: FlowEventMap[T];
+}
+
+export const MESSAGE_EVENT_TYPES = ['text', 'image', 'audio', 'video', 'document'] as const;
+
+export function isMessageEvent(event: FlowEvent): event is FlowEvent<(typeof MESSAGE_EVENT_TYPES)[number]> {
+  return (MESSAGE_EVENT_TYPES as readonly string[]).includes(event.event_type);
+}

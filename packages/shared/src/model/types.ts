@@ -1,0 +1,117 @@
+// The app's domain types. They mirror the server's JSON (docs/api.md); wire-to-app mapping lives in api/.
+
+export interface Me {
+  id: number;
+  name: string;
+  username: string | null;
+  phone: string | null;
+  avatar: string | null;
+  role: number;
+  temporary: boolean;
+  invite_link: string;
+  deleted: boolean;
+  blocked: boolean;
+  popup_notifications: boolean;
+  private_notifications: boolean;
+  sound_notifications: boolean;
+  isMuted: boolean;
+  created_at: string;
+}
+
+export interface PublicUser {
+  id: number;
+  name: string;
+  username: string | null;
+  avatar: string | null;
+  role: number;
+  deleted: boolean;
+  phone?: string;
+}
+
+export interface Contact {
+  id: number;
+  alias_name: string;
+  name: string;
+  username: string | null;
+  phone: string | null;
+  avatar: string | null;
+  is_deleted_contact: boolean;
+  deleted: boolean;
+}
+
+export type MessageType = 'text' | 'image' | 'audio' | 'video' | 'document' | 'call';
+
+export interface Message {
+  id: number;
+  chat_id: number;
+  sender_id: number;
+  client_id: string;
+  type: MessageType;
+  text: string;
+  file_path: string | null;
+  created_at: string;
+  expires_at: string | null;
+}
+
+/** How far an outgoing message has got. */
+export type SendState = 'sending' | 'sent' | 'failed';
+
+/** A message as the chat view shows it: stored ones, and this tab's own not yet acknowledged. */
+export interface ChatMessage extends Omit<Message, 'id'> {
+  /** The server id, or a negative placeholder while sending. */
+  id: number;
+  state: SendState;
+  error?: string;
+}
+
+export type ChatType = 'private' | 'group';
+
+export interface Chat {
+  id: number;
+  chat_type: ChatType;
+  is_secret: boolean;
+  name: string;
+  avatar: string | null;
+  chat_avatar: string | null;
+  participants: number[];
+  owner_id: number | null;
+  invite_link: string | null;
+  interval: number;
+  created_at: string;
+  last_message: Message | null;
+  last_message_at: string | null;
+  unread_messages: number;
+  notifications: boolean;
+}
+
+export interface ChatMetadata {
+  id: number;
+  chat_id: number;
+  interval: number;
+}
+
+export interface CallRecord {
+  id: number;
+  chat_id: number;
+  caller_id: number;
+  connected: boolean;
+  created_at: string;
+  chat_name: string;
+  chat_avatar: string | null;
+  chat_type: ChatType;
+  direction: 'outgoing' | 'incoming';
+}
+
+export interface TotalStats {
+  days: number;
+  secret_chats: number;
+  calls: number;
+  new_users: number;
+  managers: number;
+  users_per_manager: number;
+}
+
+export interface JwtInfo {
+  access_token: string;
+  refresh_token: string;
+}

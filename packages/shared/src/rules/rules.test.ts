@@ -1,0 +1,98 @@
+import { displayName } from './display-name';
+import { avatarPlaceholder, AVATAR_GRADIENTS } from './avatar';
+import { filterContacts, normalizeSearch } from './search';
+import { formatListTime } from './time';
+import { formatPhoneAsYouType, sanitizePhoneInput, toE164, guessCountry } from './phone';
+import type { Contact } from '../model/types';
+
+describe('display name (spec §3)', () => {
+  it('takes alias_name, then name, then username, then chat_name, else ?', () => {
+    expect(displayName({ alias_name: 'Bob', name: 'Robert', username: 'rob' })).toBe('Bob');
+    expect(displayName({ alias_name: '', name: 'Robert', username: 'rob' })).toBe('Robert');
+    expect(displayName({ name: '  ', username: 'rob' })).toBe('rob');
+    expect(displayName({ chat_name: 'Team' })).toBe('Team');
+    expect(displayName({})).toBe('?');
+    expect(displayName(undefined, null)).toBe('?');
+  });
+
+  it('looks across sources field by field', () => {
+    expect(displayName({ alias_name: '' }, { name: 'From profile' })).toBe('From profile');
+  });
+});
+
+describe('avatar placeholder', () => {
+  it('capitalises the first letter and picks one of 7 gradients by its code', () => {
+    const anna = avatarPlaceholder('anna');
+    expect(anna.letter).toBe('A');
+    expect(anna.gradient).toBe(AVATAR_GRADIENTS['A'.charCodeAt(0) % 7]);
+    expect(avatarPlaceholder('Ärger').letter).toBe('Ä');
+    expect(avatarPlaceholder('').letter).toBe('?');
+    expect(new Set('abcdefg'.split('').map((c) => avatarPlaceholder(c).gradient)).size).toBe(7);
+  });
+});
+
+describe('search (spec §5)', () => {
+  it('lowercases, strips @, + and whitespace, and caps at 120 characters', () => {
+    expect(normalizeSearch('  @Anna Maria ')).toBe('annamaria');
+    expect(normalizeSearch('+49 151 234')).toBe('49151234');
+    expect(normalizeSearch('x'.repeat(200))).toHaveLength(120);
+    expect(normalizeSearch('   ')).toBe('');
+  });
+
+  it('matches contacts by alias, phone, name or username, never deleted ones', () => {
+    const contact = (id: number, extra: Partial<Contact>): Contact => ({
+      id,
+      alias_name: '',
+      name: '',
+      username: null,
+      phone: null,
+      avatar: null,
+      is_deleted_contact: false,
+      deleted: false,
+      ...extra,
+    });
+    const contacts = [
+      contact(1, { alias_name: 'Mum' }),
+      contact(2, { phone: '+4915112345678' }),
+      contact(3, { username: 'zed' }),
+      contact(4, { name: 'Zed Gone', deleted: true }),
+    ];
+    expect(filterContacts(contacts, normalizeSearch('mu')).map((c) => c.id)).toEqual([1]);
+    expect(filterContacts(contacts, normalizeSearch('+49 151')).map((c) => c.id)).toEqual([2]);
+    expect(filterContacts(contacts, normalizeSearch('@ZE')).map((c) => c.id)).toEqual([3]);
+    expect(filterContacts(contacts, '').map((c) => c.id)).toEqual([1, 2, 3]);
+  });
+});
+
+describe('time display (spec §4)', () => {
+  const now = new Date('2026-11-21T15:00:00');
+  it('shows HH:mm today, the weekday within a week, month and day this year, else the full date', () => {
+    expect(formatListTime('2026-11-21T09:05:00', 'en', now)).toBe('09:05');
+    expect(formatListTime('2026-11-18T09:05:00', 'en', now)).toBe('Wed');
+    expect(formatListTime('2026-03-02T09:05:00', 'en', now)).toBe('Mar 2');
+    expect(formatListTime('2025-03-02T09:05:00', 'en', now)).toBe('3/2/2025');
+    expect(formatListTime('2026-11-18T09:05:00', 'de', now)).toBe('Mi');
+    expect(formatListTime(null, 'en', now)).toBe('');
+  });
+});
+
+describe('phone rules (spec §5)', () => {
+  it('keeps digits, spaces, parentheses, hyphens and plus, at most 25', () => {
+    expect(sanitizePhoneInput('+1 (201) 555-0123 ext')).toBe('+1 (201) 555-0123 ');
+    expect(sanitizePhoneInput('1'.repeat(40))).toHaveLength(25);
+  });
+
+  it('formats internationally as one types and validates per country', () => {
+    expect(formatPhoneAsYouType('+4915112345678', 'US')).toBe('+49 1511 2345678');
+    expect(formatPhoneAsYouType('2015550123', 'US')).toBe('(201) 555-0123');
+    expect(toE164('2015550123', 'US')).toBe('+12015550123');
+    expect(toE164('+49 151 12345678', 'US')).toBe('+4915112345678');
+    expect(toE164('12345', 'US')).toBeNull();
+    expect(toE164('1', 'US')).toBeNull();
+  });
+
+  it('guesses the country from the browser languages', () => {
+    expect(guessCountry(['de-DE', 'en'])).toBe('DE');
+    expect(guessCountry(['fr'])).toBe('US');
+  });
+});

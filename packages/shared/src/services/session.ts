@@ -1,0 +1,110 @@
+import { api } from '../api/client';
+import { ApiError } from '../api/errors';
+import { authApi, userApi } from '../api/endpoints';
+import { eventBus } from '../events/bus';
+import type { FlowClient } from '../events/flow-client';
+import { isMessageEvent, type FlowEvent } from '../model/events';
+import type { JwtInfo } from '../model/types';
+import { tokenStorage } from '../storage/tokens';
+import { useAuthStore } from '../stores/auth';
+import { useChatsStore } from '../stores/chats';
+import { useConnectionStore } from '../stores/connection';
+import { useContactsStore } from '../stores/contacts';
+import { useMessagesStore } from '../stores/messages';
+import { useNotificationsStore } from '../stores/notifications';
+import { useUsersStore } from '../stores/users';
+import { ServerStrings } from '../rules/server-strings';
+import { chatSocket, createFlowClient } from './sockets';
+
+let flow: FlowClient | null = null;
+let starting: Promise<void> | null = null;
+
+/** Applies an event to the stores first, then tells subscribers (toasts, remotes) — so they read fresh state. */
+function dispatch(event: FlowEvent): void {
+  const me = useAuthStore.getState().user;
+  if (!me) return;
+  useChatsStore.getState().applyEvent(event, me.id);
+  if (isMessageEvent(event)) {
+    useMessagesStore.getState().receive(event.additional_info.message);
+    const active = useChatsStore.getState().activeChatId;
+    if (active === event.additional_info.chat_id && event.additional_info.message.sender_id !== me.id && document.visibilityState === 'visible') {
+      void useChatsStore.getState().markRead(active).catch(() => undefined);
+    }
+  }
+  if (event.event_type === 'contact-joined') {
+    useContactsStore.getState().upsert((event as FlowEvent<'contact-joined'>).additional_info.contact);
+  }
+  eventBus.emit(event.event_type, event as never);
+  eventBus.emit('event', event);
+}
+
+/** Reloads what live events keep current; used at start and whenever the server asks for a resync. */
+async function loadState(): Promise<number> {
+  const [seq] = await Promise.all([useChatsStore.getState().load(), useContactsStore.getState().load()]);
+  useMessagesStore.getState().reset();
+  return seq;
+}
+
+/**
+ * Starts the signed-in session: who I am, my chats and contacts, then the live connection resuming from the
+ * seq the chat list was read at — so nothing between the two is lost or applied twice.
+ */
+export function startSession(): Promise<void> {
+  starting ??= (async () => {
+    try {
+      const user = await userApi.me();
+      if (user.deleted) throw new ApiError(404, 'no_such_user', ServerStrings.noSuchUser);
+      useAuthStore.getState().setUser(user);
+      const seq = await loadState();
+      flow?.stop();
+      flow = createFlowClient({
+        onEvent: dispatch,
+        onResync: (head) => {
+          void loadState().then(() => eventBus.emit('resync', { seq: head }));
+        },
+        onStatus: (status) => {
+          useConnectionStore.setState({ status });
+          eventBus.emit('status', status);
+        },
+      });
+      flow.start(seq);
+    } catch (error) {
+      // Spec §4: a deleted account, or the server saying "no such user", signs the person out.
+      if (error instanceof ApiError && error.message === ServerStrings.noSuchUser) api.endSession();
+      throw error;
+    } finally {
+      starting = null;
+    }
+  })();
+  return starting;
+}
+
+/** Stores the tokens of a successful sign-in, replacing whatever session was there. */
+export function beginSession(tokens: JwtInfo): void {
+  stopSession();
+  tokenStorage.save(tokens);
+  useAuthStore.getState().setHasSession(true);
+}
+
+/** Stops live connections and forgets everything of the session in memory. Tokens are the caller's business. */
+export function stopSession(): void {
+  flow?.stop();
+  flow = null;
+  chatSocket.close();
+  useConnectionStore.setState({ status: 'idle' });
+  useChatsStore.getState().reset();
+  useMessagesStore.getState().reset();
+  useContactsStore.getState().reset();
+  useUsersStore.getState().reset();
+  useNotificationsStore.getState().clear();
+  useAuthStore.getState().setUser(null);
+  useAuthStore.getState().setHasSession(tokenStorage.hasSession());
+}
+
+/** Signs out: the server forgets this login, the tokens go, the stores empty (spec §4 logout). */
+export function signOut(): void {
+  const refresh = tokenStorage.refresh;
+  if (refresh) void authApi.signOut(refresh);
+  tokenStorage.clear();
+  stopSession();
+}

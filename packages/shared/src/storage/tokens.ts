@@ -1,0 +1,40 @@
+import type { JwtInfo } from '../model/types';
+import { config } from '../config';
+import { cookies } from './cookies';
+
+/** Where the session's tokens live (spec §3 stored values): cookies shared by every tab, kept 300 days. */
+export const tokenStorage = {
+  get access(): string | undefined {
+    return cookies.get('access_token');
+  },
+  get refresh(): string | undefined {
+    return cookies.get('refresh_token');
+  },
+  save(tokens: JwtInfo): void {
+    cookies.set('access_token', tokens.access_token, config.tokenStorageDays);
+    cookies.set('refresh_token', tokens.refresh_token, config.tokenStorageDays);
+  },
+  clear(): void {
+    cookies.remove('access_token');
+    cookies.remove('refresh_token');
+    cookies.remove('meet_token');
+    cookies.remove('meet_user');
+  },
+  /** A session exists when either token is stored (spec §2 guard). */
+  hasSession(): boolean {
+    return Boolean(this.access || this.refresh);
+  },
+};
+
+/** Milliseconds until a JWT's `exp`, or 0 when it cannot be read (treated as expired). */
+export function msUntilExpiry(token: string | undefined, now = Date.now()): number {
+  if (!token) return 0;
+  try {
+    const payload = token.split('.')[1];
+    if (!payload) return 0;
+    const json = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: number };
+    return typeof json.exp === 'number' ? Math.max(0, json.exp * 1000 - now) : 0;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,120 @@
+import { create } from 'zustand';
+import type { Chat, Message } from '../model/types';
+import type { FlowEvent } from '../model/events';
+import { isMessageEvent } from '../model/events';
+import { chatsApi } from '../api/endpoints';
+import { useUsersStore } from './users';
+
+export interface ChatsState {
+  /** Newest activity first (spec §4). */
+  chats: Chat[];
+  loaded: boolean;
+  /** The event-log position the loaded list reflects: events at or below it are already in it. */
+  snapshotSeq: number;
+  /** The chat open on screen, if any: its messages are read as they come. */
+  activeChatId: number | null;
+  load(): Promise<number>;
+  applyEvent(event: FlowEvent, myId: number): void;
+  setActive(chatId: number | null): void;
+  /** Marks a chat read on the server, then here. */
+  markRead(chatId: number): Promise<void>;
+  upsert(chat: Chat): void;
+  /** A message of ours was stored: it is now the chat's latest. */
+  noteOwnMessage(message: Message): void;
+  reset(): void;
+}
+
+function activity(chat: Chat): string {
+  return chat.last_message_at ?? chat.created_at;
+}
+
+export function sortChats(chats: Chat[]): Chat[] {
+  return [...chats].sort((a, b) => activity(b).localeCompare(activity(a)) || b.id - a.id);
+}
+
+/** Chats fetched because an event named a chat not in the list; one request per chat. */
+const fetching = new Map<number, Promise<void>>();
+
+export const useChatsStore = create<ChatsState>((set, get) => {
+  const fetchChat = (chatId: number): Promise<void> => {
+    let request = fetching.get(chatId);
+    if (!request) {
+      request = chatsApi
+        .get(chatId)
+        .then((chat) => {
+          get().upsert(chat);
+          void useUsersStore.getState().ensure(chat.participants);
+        })
+        .catch(() => undefined)
+        .finally(() => fetching.delete(chatId));
+      fetching.set(chatId, request);
+    }
+    return request;
+  };
+
+  const withMessage = (chat: Chat, message: Message, unreadDelta: number): Chat => {
+    // An older message (a replay racing a fresher list) must not replace a newer preview.
+    if (chat.last_message && chat.last_message.id >= message.id) return chat;
+    return {
+      ...chat,
+      last_message: message,
+      last_message_at: message.created_at,
+      unread_messages: chat.unread_messages + unreadDelta,
+    };
+  };
+
+  return {
+    chats: [],
+    loaded: false,
+    snapshotSeq: 0,
+    activeChatId: null,
+    load: async () => {
+      const response = await chatsApi.list();
+      useUsersStore.getState().upsert(response.users);
+      const intervals = new Map(response.metadata.map((meta) => [meta.chat_id, meta.interval]));
+      const chats = response.chats.map((chat) => ({ ...chat, interval: intervals.get(chat.id) ?? chat.interval }));
+      set({ chats: sortChats(chats), loaded: true, snapshotSeq: response.seq });
+      return response.seq;
+    },
+    applyEvent: (event, myId) => {
+      if (event.seq <= get().snapshotSeq) return;
+      if (event.event_type === 'chat-created') {
+        const { chat_id } = (event as FlowEvent<'chat-created'>).additional_info;
+        if (!get().chats.some((chat) => chat.id === chat_id)) void fetchChat(chat_id);
+        return;
+      }
+      if (event.event_type === 'chat-read') {
+        const { chat_id } = (event as FlowEvent<'chat-read'>).additional_info;
+        set((state) => ({ chats: state.chats.map((chat) => (chat.id === chat_id ? { ...chat, unread_messages: 0 } : chat)) }));
+        return;
+      }
+      if (isMessageEvent(event)) {
+        const { message, user } = event.additional_info;
+        useUsersStore.getState().upsert([user]);
+        const known = get().chats.find((chat) => chat.id === message.chat_id);
+        if (!known) {
+          void fetchChat(message.chat_id);
+          return;
+        }
+        // Unread counts what others wrote; the open chat is read as it arrives (the server is told separately).
+        const unread = message.sender_id !== myId && get().activeChatId !== message.chat_id ? 1 : 0;
+        set((state) => ({
+          chats: sortChats(state.chats.map((chat) => (chat.id === message.chat_id ? withMessage(chat, message, unread) : chat))),
+        }));
+      }
+    },
+    setActive: (chatId) => set({ activeChatId: chatId }),
+    markRead: async (chatId) => {
+      const chat = get().chats.find((candidate) => candidate.id === chatId);
+      if (chat && chat.unread_messages === 0) return;
+      set((state) => ({ chats: state.chats.map((candidate) => (candidate.id === chatId ? { ...candidate, unread_messages: 0 } : candidate)) }));
+      await chatsApi.markRead(chatId);
+    },
+    upsert: (chat) => set((state) => ({ chats: sortChats([...state.chats.filter((known) => known.id !== chat.id), chat]) })),
+    noteOwnMessage: (message) =>
+      set((state) => ({
+        chats: sortChats(state.chats.map((chat) => (chat.id === message.chat_id ? withMessage(chat, message, 0) : chat))),
+      })),
+    reset: () => set({ chats: [], loaded: false, snapshotSeq: 0, activeChatId: null }),
+  };
+});

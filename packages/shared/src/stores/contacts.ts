@@ -1,0 +1,43 @@
+import { create } from 'zustand';
+import type { Contact } from '../model/types';
+import { contactsApi, type AddContactInput } from '../api/endpoints';
+
+export interface ContactsState {
+  contacts: Contact[];
+  loaded: boolean;
+  load(): Promise<void>;
+  add(input: AddContactInput): Promise<{ added: boolean; invited: boolean }>;
+  rename(userId: number, name: string): Promise<void>;
+  remove(userId: number): Promise<void>;
+  upsert(contact: Contact): void;
+  reset(): void;
+}
+
+function sorted(contacts: Contact[]): Contact[] {
+  const name = (contact: Contact) => (contact.alias_name || contact.name || contact.username || '').toLocaleLowerCase();
+  return [...contacts].sort((a, b) => name(a).localeCompare(name(b)) || a.id - b.id);
+}
+
+export const useContactsStore = create<ContactsState>((set, get) => ({
+  contacts: [],
+  loaded: false,
+  load: async () => {
+    const contacts = await contactsApi.list();
+    set({ contacts: sorted(contacts), loaded: true });
+  },
+  add: async (input) => {
+    const result = await contactsApi.add(input);
+    if (result.contact) get().upsert(result.contact);
+    return { added: result.added, invited: result.invited };
+  },
+  rename: async (userId, name) => {
+    get().upsert(await contactsApi.rename(userId, name));
+  },
+  remove: async (userId) => {
+    await contactsApi.remove(userId);
+    set((state) => ({ contacts: state.contacts.filter((contact) => contact.id !== userId) }));
+  },
+  upsert: (contact) =>
+    set((state) => ({ contacts: sorted([...state.contacts.filter((known) => known.id !== contact.id), contact]) })),
+  reset: () => set({ contacts: [], loaded: false }),
+}));

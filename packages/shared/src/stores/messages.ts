@@ -1,0 +1,107 @@
+import { create } from 'zustand';
+import { config } from '../config';
+import type { ChatMessage, Message } from '../model/types';
+import { chatsApi } from '../api/endpoints';
+import { ApiError } from '../api/errors';
+
+export interface ChatThread {
+  /** Oldest first. Stored messages by id, then this tab's unacknowledged ones. */
+  messages: ChatMessage[];
+  hasMore: boolean;
+  loading: boolean;
+  loaded: boolean;
+  error: string | null;
+}
+
+export interface MessagesState {
+  threads: Record<number, ChatThread>;
+  /** Loads the newest page of a chat (once; later calls are no-ops while loaded). */
+  loadLatest(chatId: number): Promise<void>;
+  /** Loads the page before the oldest loaded message. */
+  loadOlder(chatId: number): Promise<void>;
+  /** A stored message arrived (live event or acknowledgement): add it, or settle the pending copy. */
+  receive(message: Message): void;
+  addPending(message: ChatMessage): void;
+  markFailed(clientId: string, chatId: number, error: string): void;
+  markSending(clientId: string, chatId: number): void;
+  reset(): void;
+}
+
+const EMPTY: ChatThread = { messages: [], hasMore: true, loading: false, loaded: false, error: null };
+
+function stored(message: Message): ChatMessage {
+  return { ...message, state: 'sent' };
+}
+
+/** Merges messages into a thread: one copy per client id, stored ones ordered by id, pending ones last. */
+function merge(existing: ChatMessage[], incoming: ChatMessage[]): ChatMessage[] {
+  const byClientId = new Map<string, ChatMessage>();
+  for (const message of existing) byClientId.set(message.client_id, message);
+  for (const message of incoming) {
+    const known = byClientId.get(message.client_id);
+    // A stored copy always wins over a pending one.
+    if (!known || known.state !== 'sent' || message.state === 'sent') byClientId.set(message.client_id, message);
+  }
+  const all = [...byClientId.values()];
+  const sent = all.filter((message) => message.state === 'sent').sort((a, b) => a.id - b.id);
+  const unsent = all.filter((message) => message.state !== 'sent').sort((a, b) => a.created_at.localeCompare(b.created_at));
+  return [...sent, ...unsent];
+}
+
+export const useMessagesStore = create<MessagesState>((set, get) => {
+  const update = (chatId: number, change: (thread: ChatThread) => Partial<ChatThread>) =>
+    set((state) => {
+      const thread = state.threads[chatId] ?? EMPTY;
+      return { threads: { ...state.threads, [chatId]: { ...thread, ...change(thread) } } };
+    });
+
+  const loadPage = async (chatId: number, beforeId: number | undefined) => {
+    update(chatId, () => ({ loading: true, error: null }));
+    try {
+      const page = await chatsApi.history(chatId, { pageSize: config.historyPageSize, beforeId });
+      update(chatId, (thread) => ({
+        messages: merge(thread.messages, page.messages.map(stored)),
+        hasMore: page.has_more,
+        loading: false,
+        loaded: true,
+      }));
+    } catch (error) {
+      update(chatId, () => ({ loading: false, error: error instanceof ApiError ? error.message : String(error) }));
+      throw error;
+    }
+  };
+
+  return {
+    threads: {},
+    loadLatest: async (chatId) => {
+      const thread = get().threads[chatId];
+      if (thread?.loaded || thread?.loading) return;
+      await loadPage(chatId, undefined);
+    },
+    loadOlder: async (chatId) => {
+      const thread = get().threads[chatId];
+      if (!thread?.loaded || thread.loading || !thread.hasMore) return;
+      const oldest = thread.messages.find((message) => message.state === 'sent');
+      await loadPage(chatId, oldest?.id);
+    },
+    receive: (message) => {
+      // Threads not opened yet load their history when opened; nothing to keep for them now.
+      if (!get().threads[message.chat_id]?.loaded) return;
+      update(message.chat_id, (thread) => ({ messages: merge(thread.messages, [stored(message)]) }));
+    },
+    addPending: (message) => update(message.chat_id, (thread) => ({ messages: merge(thread.messages, [message]) })),
+    markFailed: (clientId, chatId, error) =>
+      update(chatId, (thread) => ({
+        messages: thread.messages.map((message) =>
+          message.client_id === clientId && message.state !== 'sent' ? { ...message, state: 'failed', error } : message,
+        ),
+      })),
+    markSending: (clientId, chatId) =>
+      update(chatId, (thread) => ({
+        messages: thread.messages.map((message) =>
+          message.client_id === clientId && message.state === 'failed' ? { ...message, state: 'sending', error: undefined } : message,
+        ),
+      })),
+    reset: () => set({ threads: {} }),
+  };
+});

@@ -1,0 +1,28 @@
+import { avatarPlaceholder } from '../rules/avatar';
+import './ui.css';
+
+interface AvatarProps {
+  name: string;
+  /** A picture URL; without one, the placeholder letter on its gradient (spec §3). */
+  src?: string | null;
+  size?: number;
+  /** Group chats get a small group mark. */
+  group?: boolean;
+}
+
+/** Decorative: the name it stands for is always written next to it, so it is hidden from screen readers. */
+export function Avatar({ name, src, size = 48, group = false }: AvatarProps) {
+  const placeholder = avatarPlaceholder(name);
+  return (
+    <span className="ui-avatar" aria-hidden="true" style={{ width: size, height: size, fontSize: size * 0.42 }}>
+      {src ? (
+        <img src={src} alt="" width={size} height={size} />
+      ) : (
+        <span className="ui-avatar-letter" style={{ background: placeholder.gradient }}>
+          {placeholder.letter}
+        </span>
+      )}
+      {group && <span className="ui-avatar-group" />}
+    </span>
+  );
+}

@@ -1,0 +1,38 @@
+// `npm test`: everything CI checks, in the order a failure is cheapest to find.
+// Installs what the tests need (dependencies from the lockfile, Debian's Chromium when missing and we are root),
+// then lint, type-check, unit tests, server integration tests (PGlite and PostgreSQL), the production build,
+// the module-federation contract of each build, and end-to-end tests in Chromium against that build.
+import { buildStale, ensureDependencies, log, pnpm } from './lib.mjs';
+import { ensureChromium } from './chromium.mjs';
+
+const only = new Set(process.argv.slice(2)); // e.g. `npm test -- unit e2e`
+const timings = [];
+
+async function step(name, work) {
+  if (only.size > 0 && !only.has(name)) return;
+  log(`test: ${name}`);
+  const started = Date.now();
+  await work();
+  timings.push([name, ((Date.now() - started) / 1000).toFixed(1)]);
+}
+
+try {
+  const startedAll = Date.now();
+  await step('install', ensureDependencies);
+  await step('lint', () => pnpm(['exec', 'eslint', '--max-warnings=0', '.']));
+  await step('typecheck', () => pnpm(['-r', '--workspace-concurrency=1', 'run', 'typecheck']));
+  await step('unit', () => pnpm(['exec', 'jest', '--ci']));
+  await step('server', () => pnpm(['--filter', '@messenger/server', 'run', 'test']));
+  await step('build', () => buildStale({ force: process.env.CI === 'true' }));
+  await step('federation', () => pnpm(['exec', 'node', 'scripts/check-federation.mjs']));
+  await step('e2e', async () => {
+    const chromium = await ensureChromium();
+    await pnpm(['--filter', '@messenger/e2e', 'run', 'test'], { env: { ...process.env, CHROMIUM_PATH: chromium } });
+  });
+  log('All tests passed');
+  for (const [name, seconds] of timings) console.log(`  ${name.padEnd(12)} ${seconds.padStart(7)} s`);
+  console.log(`  ${'total'.padEnd(12)} ${((Date.now() - startedAll) / 1000).toFixed(1).padStart(7)} s`);
+} catch (error) {
+  console.error(`\n✗ ${error.message}`);
+  process.exit(1);
+}

@@ -1,0 +1,58 @@
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import websocket from '@fastify/websocket';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.js';
+import type { Db } from './db/index.js';
+import { createServices } from './services.js';
+import { loggerOptions } from './logger.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { registerAuthHook } from './http/auth-hook.js';
+import type { App } from './http/types.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { usersRoutes } from './modules/users/routes.js';
+import { contactsRoutes } from './modules/contacts/routes.js';
+import { chatsRoutes } from './modules/chats/routes.js';
+import { messagesRoutes, CHAT_FRAME_MAX_BYTES } from './modules/messages/routes.js';
+import { callsRoutes } from './modules/calls/routes.js';
+import { statsRoutes } from './modules/stats/routes.js';
+import { flowRoutes } from './modules/realtime/routes.js';
+import { devRoutes } from './modules/dev/routes.js';
+import { webRoutes } from './modules/web/routes.js';
+
+/** Builds the whole server on an open, migrated database. Listening is the caller's business (main.ts, tests). */
+export async function buildApp(config: Config, db: Db, options: { logger?: FastifyBaseLogger } = {}): Promise<App> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: loggerOptions(config.logLevel) }),
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    // Ajv: reject unknown properties instead of silently dropping them (mass assignment gets a clear 400).
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('services', await createServices(config, db, app.log));
+  registerErrorHandler(app);
+  // Before the auth hook: the plugin's own onRequest hook must mark upgrade requests even when auth refuses
+  // them, or the refused socket is never destroyed.
+  await app.register(websocket, { options: { maxPayload: CHAT_FRAME_MAX_BYTES } });
+
+  await app.register(
+    async (api) => {
+      // Every API route needs a token unless it says otherwise; the static client files do not.
+      registerAuthHook(api);
+      api.get('/health', { config: { public: true } }, async () => ({ status: 'ok', database: db.dialect }));
+      await api.register(authRoutes);
+      await api.register(usersRoutes);
+      await api.register(contactsRoutes);
+      await api.register(chatsRoutes);
+      await api.register(messagesRoutes);
+      await api.register(callsRoutes);
+      await api.register(statsRoutes);
+      await api.register(flowRoutes);
+      const outbox = app.services.devSms;
+      if (outbox) await api.register(devRoutes, { outbox });
+    },
+    { prefix: '/api' },
+  );
+  await app.register(webRoutes);
+  return app;
+}

@@ -1,0 +1,130 @@
+// Every setting the server reads from the environment, parsed and validated once at start-up.
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+
+export type SmsProviderName = 'dev' | 'http';
+
+export interface RemoteEntry {
+  name: string;
+  /** URL of the remote's mf-manifest.json, absolute or relative to the page. */
+  manifest: string;
+}
+
+export interface Config {
+  nodeEnv: string;
+  host: string;
+  port: number;
+  logLevel: string;
+  /** Folder for the embedded database and, later, uploaded files. */
+  dataDir: string;
+  /** Real PostgreSQL when set; embedded PGlite in dataDir otherwise. */
+  databaseUrl: string | undefined;
+  /** Secret for access tokens and code hashes; generated and kept in the database when not given. */
+  jwtSecret: string | undefined;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlDays: number;
+  /** How long an already rotated refresh token still works, so two tabs refreshing at once both survive. */
+  refreshGraceSeconds: number;
+  sms: {
+    provider: SmsProviderName;
+    httpUrl: string | undefined;
+    httpToken: string | undefined;
+    httpSender: string;
+  };
+  /** Phones (E.164) whose owners become top admins (role 3) when they sign in. */
+  adminPhones: string[];
+  /** Origins allowed to open sockets besides the server's own. */
+  allowedOrigins: string[];
+  /** Folder holding the built apps (shell/dist and each remote's dist). */
+  clientRoot: string;
+  remotes: RemoteEntry[];
+  eventLogRetentionDays: number;
+  /** Origin for links we hand out (invite links); taken from each request when not set. */
+  publicUrl: string | undefined;
+  otp: {
+    ttlSeconds: number;
+    maxAttempts: number;
+    resendSeconds: number;
+    perPhonePerDay: number;
+    perIpPerHour: number;
+  };
+}
+
+export class ConfigError extends Error {}
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return value;
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const smsHttpUrl = env.SMS_HTTP_URL || undefined;
+  const provider = (env.SMS_PROVIDER || (smsHttpUrl ? 'http' : 'dev')) as SmsProviderName;
+  if (provider !== 'dev' && provider !== 'http') throw new ConfigError(`SMS_PROVIDER must be "dev" or "http", got "${provider}"`);
+  if (provider === 'http' && !smsHttpUrl) throw new ConfigError('SMS_PROVIDER=http needs SMS_HTTP_URL');
+  if (provider === 'dev' && nodeEnv === 'production') {
+    throw new ConfigError(
+      'The dev SMS provider shows sign-in codes to anyone and cannot run with NODE_ENV=production; configure SMS_HTTP_URL.',
+    );
+  }
+  const adminPhones = list(env.ADMIN_PHONES).map((phone) => {
+    const parsed = parsePhoneNumberFromString(phone);
+    if (!parsed?.isValid()) throw new ConfigError(`ADMIN_PHONES holds an invalid E.164 number: "${phone}"`);
+    return parsed.number;
+  });
+  const jwtSecret = env.JWT_SECRET || undefined;
+  if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
+
+  const remoteNames = ['mf-messenger', 'mf-calls', 'mf-staff'];
+  const remotes = remoteNames.map((name) => {
+    const variable = `${name.replace(/-/g, '_').toUpperCase()}_URL`;
+    return { name, manifest: env[variable] || `/remotes/${name}/mf-manifest.json` };
+  });
+
+  return {
+    nodeEnv,
+    host: env.HOST || '0.0.0.0',
+    port: int(env, 'PORT', 8080),
+    logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'warn' : 'info'),
+    dataDir: resolve(env.DATA_DIR || join(repoRoot, 'data')),
+    databaseUrl: env.DATABASE_URL || undefined,
+    jwtSecret,
+    accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 15 * 60, 5),
+    refreshTokenTtlDays: int(env, 'REFRESH_TOKEN_TTL_DAYS', 90, 1),
+    refreshGraceSeconds: int(env, 'REFRESH_GRACE_SECONDS', 10),
+    sms: {
+      provider,
+      httpUrl: smsHttpUrl,
+      httpToken: env.SMS_HTTP_TOKEN || undefined,
+      httpSender: env.SMS_HTTP_SENDER || 'Messenger',
+    },
+    adminPhones,
+    allowedOrigins: list(env.ALLOWED_ORIGINS),
+    clientRoot: resolve(env.CLIENT_ROOT || repoRoot),
+    remotes,
+    eventLogRetentionDays: int(env, 'EVENT_LOG_RETENTION_DAYS', 30, 1),
+    publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
+    otp: {
+      ttlSeconds: 5 * 60,
+      maxAttempts: 5,
+      resendSeconds: 60,
+      // Caps against SMS pumping; the per-address one is raised in tests that sign many people in from one host.
+      perPhonePerDay: int(env, 'OTP_PER_PHONE_PER_DAY', 10, 1),
+      perIpPerHour: int(env, 'OTP_PER_IP_PER_HOUR', 60, 1),
+    },
+  };
+}

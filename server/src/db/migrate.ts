@@ -1,0 +1,28 @@
+import type { Db } from './types.js';
+import { migrations } from './migrations/index.js';
+
+// Any constant works; it only has to be the same for every server process sharing one PostgreSQL.
+const MIGRATION_LOCK = 7_311_402;
+
+/** Applies, in order and each in its own transaction, every migration the database has not seen yet. */
+export async function migrate(db: Db): Promise<string[]> {
+  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version integer PRIMARY KEY,
+    name text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`);
+  const applied: string[] = [];
+  for (const migration of migrations) {
+    const done = await db.transaction(async (tx) => {
+      // Two servers starting together against one PostgreSQL must not both apply a migration.
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
+      if (seen.length > 0) return false;
+      for (const statement of migration.statements) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      return true;
+    });
+    if (done) applied.push(migration.name);
+  }
+  return applied;
+}

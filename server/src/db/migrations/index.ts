@@ -1,0 +1,10 @@
+import { initial } from './001-initial.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  statements: string[];
+}
+
+/** Every migration ever shipped, oldest first. Never edit one that has shipped: add the next. */
+export const migrations: Migration[] = [initial];

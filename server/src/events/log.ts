@@ -1,0 +1,85 @@
+import type { Db, Queryable, Tx } from '../db/index.js';
+import type { EventBus } from './bus.js';
+import type { FlowEvent } from './types.js';
+
+interface EventRow extends Record<string, unknown> {
+  seq: number;
+  event_type: string;
+  payload: Record<string, unknown>;
+}
+
+export type ResumeResult =
+  | { kind: 'events'; events: FlowEvent[]; head: number }
+  | { kind: 'resync'; head: number };
+
+/**
+ * The per-user event log: every live event is a row `(user_id, seq)` written in the transaction of the change
+ * it reports. `seq` comes from the user's row, so it increases by exactly one per event and a gap is detectable.
+ */
+export class EventLog {
+  constructor(
+    private readonly db: Db,
+    private readonly bus: EventBus,
+  ) {}
+
+  /**
+   * Appends one event to each user's log inside `tx`; the events reach live sockets only after COMMIT.
+   * Users are locked in id order so that two changes touching the same people cannot deadlock.
+   */
+  async append(tx: Tx, userIds: Iterable<number>, eventType: string, info: Record<string, unknown>): Promise<void> {
+    const ids = [...new Set(userIds)].sort((a, b) => a - b);
+    for (const userId of ids) {
+      const rows = await tx.query<{ last_seq: number }>(
+        'UPDATE users SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq',
+        [userId],
+      );
+      const seq = rows[0]?.last_seq;
+      if (seq === undefined) continue; // the user is gone; nobody to tell
+      await tx.query('INSERT INTO user_events (user_id, seq, event_type, payload) VALUES ($1, $2, $3, $4)', [
+        userId,
+        seq,
+        eventType,
+        JSON.stringify(info),
+      ]);
+      const event: FlowEvent = { seq, event_type: eventType, additional_info: info };
+      tx.afterCommit(() => this.bus.publish(userId, event));
+    }
+  }
+
+  async head(userId: number, from: Queryable = this.db): Promise<number> {
+    const rows = await from.query<{ last_seq: number }>('SELECT last_seq FROM users WHERE id = $1', [userId]);
+    return rows[0]?.last_seq ?? 0;
+  }
+
+  /**
+   * Events after `since`, oldest first, at most `limit` of them. When `since` is ahead of the log (unknown, e.g. a
+   * reset database) or behind what is still kept, the caller must refetch its state: `resync`.
+   */
+  async readAfter(userId: number, since: number, limit: number): Promise<ResumeResult> {
+    const head = await this.head(userId);
+    if (since > head) return { kind: 'resync', head };
+    if (since === head) return { kind: 'events', events: [], head };
+    const rows = await this.db.query<EventRow>(
+      `SELECT seq, event_type, payload FROM user_events
+        WHERE user_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+      [userId, since, limit],
+    );
+    if (rows[0]?.seq !== since + 1) return { kind: 'resync', head };
+    return { kind: 'events', events: rows.map(toEvent), head };
+  }
+
+  /** Forgets events older than the retention window; a client that was away longer resyncs. */
+  async prune(retentionDays: number): Promise<number> {
+    const rows = await this.db.query<{ count: number }>(
+      `WITH gone AS (
+         DELETE FROM user_events WHERE created_at < now() - make_interval(days => $1) RETURNING 1
+       ) SELECT count(*) AS count FROM gone`,
+      [retentionDays],
+    );
+    return rows[0]?.count ?? 0;
+  }
+}
+
+function toEvent(row: EventRow): FlowEvent {
+  return { seq: row.seq, event_type: row.event_type, additional_info: row.payload };
+}

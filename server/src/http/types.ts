@@ -1,0 +1,41 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Services } from '../services.js';
+
+/** The signed-in caller, from a verified access token. */
+export interface AuthUser {
+  id: number;
+  role: number;
+  /** Access-token expiry (seconds since the epoch); sockets close when it passes. */
+  tokenExp: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+  interface FastifyRequest {
+    /** Set by the authentication hook on every non-public route; null only on public ones. */
+    auth: AuthUser | null;
+  }
+  interface FastifyContextConfig {
+    /** Reachable without an access token (sign-in, health, static files). */
+    public?: boolean;
+    /** The token comes as `?token=` (WebSocket routes: browsers cannot set headers on an upgrade). */
+    tokenInQuery?: boolean;
+  }
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** The caller of an authenticated route; the hook guarantees it is there. */
+export function caller(request: { auth: AuthUser | null }): AuthUser {
+  if (!request.auth) throw new Error('caller() used on a public route');
+  return request.auth;
+}

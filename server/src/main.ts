@@ -1,0 +1,49 @@
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/index.js';
+import { buildApp } from './app.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const app = await buildApp(config, db);
+  const prune = setInterval(() => {
+    app.services.events.prune(config.eventLogRetentionDays).catch((error) => app.log.error({ err: error }, 'event log prune failed'));
+  }, HOUR_MS);
+  prune.unref();
+
+  const shutdown = async (signal: string) => {
+    app.log.info(`${signal}: shutting down`);
+    clearInterval(prune);
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ host: config.host, port: config.port });
+  const url = `http://localhost:${config.port}`;
+  const database = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+  app.log.info(`Messenger is running at ${url} with ${database}`);
+  if (app.services.devSms) {
+    app.log.info(
+      `Sign-in codes (dev SMS provider): printed in this log as "[dev sms]" lines, and at ${url}/api/dev/sms?phone=<E.164 number>`,
+    );
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

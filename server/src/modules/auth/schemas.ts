@@ -1,0 +1,16 @@
+import Type from 'typebox';
+
+export const Phone = Type.String({ minLength: 1, maxLength: 25, description: 'E.164, e.g. +15551234567' });
+
+export const SendCodeBody = Type.Object({ phone: Phone }, { additionalProperties: false });
+
+export const SignInBody = Type.Object(
+  { phone: Phone, code: Type.String({ pattern: '^[0-9]{6}$' }) },
+  { additionalProperties: false },
+);
+
+/** `?code=` is the invite code of the link the person came by; it attributes a new account to the inviter. */
+export const SignInQuery = Type.Object(
+  { code: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) },
+  { additionalProperties: false },
+);

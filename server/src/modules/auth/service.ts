@@ -1,0 +1,87 @@
+import type { Services } from '../../services.js';
+import type { Tx } from '../../db/index.js';
+import { HttpError, ServerStrings, badRequest, forbidden } from '../../http/errors.js';
+import { randomCode } from '../../security/secrets.js';
+import { findUserByPhone } from '../users/repository.js';
+import type { UserRow } from '../users/model.js';
+import { userColumns } from '../users/model.js';
+import { convertInvitesOnJoin } from '../contacts/service.js';
+import { OtpCodes } from './otp.js';
+import { Sessions, type JwtInfo } from './sessions.js';
+import { SmsDeliveryError } from './sms/provider.js';
+import { toE164 } from './phone.js';
+
+/** Length of a user's invite code, the last part of `{host}/link/{code}`. */
+const INVITE_CODE_LENGTH = 10;
+/** The top admin role of spec §6, given to the phones in ADMIN_PHONES. */
+const TOP_ADMIN_ROLE = 3;
+
+export interface SignInResult {
+  jwt_info: JwtInfo;
+  /** True when this sign-in created the account: the client then asks for a name and username. */
+  is_new_user: boolean;
+}
+
+export class AuthService {
+  readonly otp: OtpCodes;
+  readonly sessions: Sessions;
+
+  constructor(private readonly services: Services) {
+    this.otp = new OtpCodes(services.db, services.secrets.otpKey, services.config.otp);
+    this.sessions = new Sessions(services.db, services.accessTokens, services.config);
+  }
+
+  async sendCode(rawPhone: string, ip: string): Promise<{ is_manager: boolean; resend_after: number }> {
+    const phone = requirePhone(rawPhone);
+    const existing = await findUserByPhone(this.services.db, phone);
+    if (existing?.blocked) throw forbidden(ServerStrings.banned, 'banned');
+    const code = await this.otp.create(phone, ip);
+    try {
+      await this.services.sms.send(phone, `Your Messenger code: ${code}. Do not share it with anyone.`);
+    } catch (error) {
+      await this.otp.discard(phone, code);
+      if (error instanceof SmsDeliveryError) throw new HttpError(502, 'sms_failed', 'The code could not be sent; try again');
+      throw error;
+    }
+    return { is_manager: (existing?.role ?? 0) >= 1, resend_after: this.services.config.otp.resendSeconds };
+  }
+
+  async signIn(rawPhone: string, code: string, inviteCode: string | undefined): Promise<SignInResult> {
+    const phone = requirePhone(rawPhone);
+    const codeId = await this.otp.verify(phone, code);
+    return this.services.db.transaction(async (tx) => {
+      // Single use, even when two correct guesses race: only one UPDATE finds it unconsumed.
+      const consumed = await tx.query('UPDATE otp_codes SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL RETURNING id', [codeId]);
+      if (consumed.length === 0) throw badRequest('The code was already used; ask for a new one', 'code_expired');
+      let user = await findUserByPhone(tx, phone);
+      const isNew = !user;
+      if (!user) user = await this.createUser(tx, phone, inviteCode);
+      if (user.deleted) throw forbidden(ServerStrings.noSuchUser, 'no_such_user');
+      if (user.blocked) throw forbidden(ServerStrings.banned, 'banned');
+      if (this.services.config.adminPhones.includes(phone) && user.role < TOP_ADMIN_ROLE) {
+        await tx.query('UPDATE users SET role = $2 WHERE id = $1', [user.id, TOP_ADMIN_ROLE]);
+        user.role = TOP_ADMIN_ROLE;
+      }
+      const jwtInfo = await this.sessions.start(tx, user.id, user.role);
+      return { jwt_info: jwtInfo, is_new_user: isNew };
+    });
+  }
+
+  private async createUser(tx: Tx, phone: string, inviteCode: string | undefined): Promise<UserRow> {
+    const inviter = inviteCode
+      ? (await tx.query<{ id: number }>('SELECT id FROM users WHERE invite_code = $1 AND NOT deleted', [inviteCode]))[0]
+      : undefined;
+    const [user] = await tx.query<UserRow>(
+      `INSERT INTO users (phone, invite_code, invited_by) VALUES ($1, $2, $3) RETURNING ${userColumns()}`,
+      [phone, randomCode(INVITE_CODE_LENGTH), inviter?.id ?? null],
+    );
+    await convertInvitesOnJoin(tx, this.services.events, user!);
+    return user!;
+  }
+}
+
+function requirePhone(raw: string): string {
+  const phone = toE164(raw);
+  if (!phone) throw badRequest('Invalid phone number', 'invalid_phone');
+  return phone;
+}

@@ -1,0 +1,132 @@
+import type { Services } from '../../services.js';
+import type { Tx } from '../../db/index.js';
+import type { EventLog } from '../../events/log.js';
+import { ServerStrings, badRequest, conflict, notFound } from '../../http/errors.js';
+import { toE164 } from '../auth/phone.js';
+import { findUserById, findUserByPhone, findUserByUsername } from '../users/repository.js';
+import type { UserRow } from '../users/model.js';
+import { CONTACT_SELECT, type ContactView } from './model.js';
+
+export interface AddContactInput {
+  user_phone?: string | undefined;
+  name: string;
+  username?: string | undefined;
+}
+
+export interface AddContactResult {
+  added: boolean;
+  /** The phone has no account yet: an invitation was sent and the contact appears when they join. */
+  invited: boolean;
+  contact?: ContactView;
+}
+
+/** How many invitations by SMS one person may send a day: each costs money and could be abused. */
+const INVITES_PER_DAY = 20;
+
+export class ContactsService {
+  constructor(private readonly services: Services) {}
+
+  async list(ownerId: number): Promise<ContactView[]> {
+    return this.services.db.query<ContactView & Record<string, unknown>>(
+      `${CONTACT_SELECT} WHERE c.owner_id = $1 ORDER BY lower(coalesce(nullif(c.alias_name, ''), nullif(u.name, ''), u.username, '')), u.id`,
+      [ownerId],
+    );
+  }
+
+  async add(ownerId: number, input: AddContactInput, origin: string): Promise<AddContactResult> {
+    const name = input.name.trim();
+    if (!name) throw badRequest('A contact needs a name', 'name_required');
+    const username = input.username?.trim().replace(/^@/, '') || undefined;
+    const rawPhone = input.user_phone?.trim() || undefined;
+    if (!rawPhone && !username) throw badRequest('Give a phone number or a username', 'phone_or_username_required');
+    const phone = rawPhone ? toE164(rawPhone) : undefined;
+    if (rawPhone && !phone) throw badRequest('Invalid phone number', 'invalid_phone');
+
+    const db = this.services.db;
+    const owner = await findUserById(db, ownerId);
+    if (!owner) throw notFound(ServerStrings.noSuchUser, 'no_such_user');
+    const person = phone ? await findUserByPhone(db, phone) : await findUserByUsername(db, username!);
+
+    if (!person || person.deleted || person.temporary) {
+      if (!phone) return { added: false, invited: false };
+      if (phone === owner.phone) throw badRequest(ServerStrings.cannotAddContact, 'cannot_add_contact');
+      return { added: false, invited: await this.invite(owner, phone, name, origin) };
+    }
+    if (person.id === ownerId) throw badRequest(ServerStrings.cannotAddContact, 'cannot_add_contact');
+    const inserted = await db.query(
+      `INSERT INTO contacts (owner_id, user_id, alias_name) VALUES ($1, $2, $3)
+       ON CONFLICT (owner_id, user_id) DO NOTHING RETURNING user_id`,
+      [ownerId, person.id, name],
+    );
+    if (inserted.length === 0) throw conflict('This contact has already been added.', 'contact_exists');
+    return { added: true, invited: false, contact: (await this.get(ownerId, person.id))! };
+  }
+
+  async rename(ownerId: number, userId: number, name: string): Promise<ContactView> {
+    const trimmed = name.trim();
+    if (!trimmed) throw badRequest('A contact needs a name', 'name_required');
+    const updated = await this.services.db.query(
+      'UPDATE contacts SET alias_name = $3 WHERE owner_id = $1 AND user_id = $2 RETURNING user_id',
+      [ownerId, userId, trimmed],
+    );
+    if (updated.length === 0) throw notFound('No such contact', 'no_such_contact');
+    return (await this.get(ownerId, userId))!;
+  }
+
+  async remove(ownerId: number, userId: number): Promise<void> {
+    const deleted = await this.services.db.query('DELETE FROM contacts WHERE owner_id = $1 AND user_id = $2 RETURNING user_id', [
+      ownerId,
+      userId,
+    ]);
+    if (deleted.length === 0) throw notFound('No such contact', 'no_such_contact');
+  }
+
+  private async get(ownerId: number, userId: number): Promise<ContactView | undefined> {
+    const rows = await this.services.db.query<ContactView & Record<string, unknown>>(
+      `${CONTACT_SELECT} WHERE c.owner_id = $1 AND c.user_id = $2`,
+      [ownerId, userId],
+    );
+    return rows[0];
+  }
+
+  /** Records an invitation and texts the person the owner's invite link. False when the daily cap is reached. */
+  private async invite(owner: UserRow, phone: string, name: string, origin: string): Promise<boolean> {
+    const db = this.services.db;
+    const [today] = await db.query<{ count: number }>(
+      `SELECT count(*) AS count FROM contact_invites WHERE owner_id = $1 AND created_at > now() - interval '1 day'`,
+      [owner.id],
+    );
+    const [existing] = await db.query('SELECT 1 FROM contact_invites WHERE owner_id = $1 AND phone = $2', [owner.id, phone]);
+    if (existing) {
+      await db.query('UPDATE contact_invites SET alias_name = $3 WHERE owner_id = $1 AND phone = $2', [owner.id, phone, name]);
+      return true; // already invited: do not text them again
+    }
+    if ((today?.count ?? 0) >= INVITES_PER_DAY) return false;
+    await db.query('INSERT INTO contact_invites (owner_id, phone, alias_name) VALUES ($1, $2, $3)', [owner.id, phone, name]);
+    const inviter = owner.name || (owner.username ? `@${owner.username}` : 'A friend');
+    await this.services.sms
+      .send(phone, `${inviter} invites you to Messenger: ${origin}/link/${owner.invite_code}`)
+      .catch(() => undefined); // the invitation stands even if this text fails; they can be invited by link
+    return true;
+  }
+}
+
+/**
+ * When someone joins, everyone who had invited their phone gets them as a contact (with the name they typed)
+ * and a `contact-joined` event, in the transaction that creates the account.
+ */
+export async function convertInvitesOnJoin(tx: Tx, events: EventLog, user: UserRow): Promise<void> {
+  if (!user.phone) return;
+  const invites = await tx.query<{ owner_id: number; alias_name: string }>(
+    'DELETE FROM contact_invites WHERE phone = $1 RETURNING owner_id, alias_name',
+    [user.phone],
+  );
+  for (const invite of invites) {
+    await tx.query(
+      `INSERT INTO contacts (owner_id, user_id, alias_name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+      [invite.owner_id, user.id, invite.alias_name],
+    );
+    const [contact] = await tx.query(`${CONTACT_SELECT} WHERE c.owner_id = $1 AND c.user_id = $2`, [invite.owner_id, user.id]);
+    await events.append(tx, [invite.owner_id], 'contact-joined', { contact, user: { id: user.id } });
+  }
+}

@@ -1,0 +1,74 @@
+import Type from 'typebox';
+import type { App } from '../../http/types.js';
+import { caller } from '../../http/types.js';
+import { HttpError, ServerStrings } from '../../http/errors.js';
+import { checkOrigin, superviseSocket } from '../realtime/socket-guard.js';
+import { MessagesService } from './service.js';
+import { clientFrame } from './frames.js';
+
+/** Largest frame accepted on the chat socket: a 10 000-character message in any script fits with room. */
+export const CHAT_FRAME_MAX_BYTES = 64 * 1024;
+
+const ChatSocketQuery = Type.Object({ token: Type.String({ minLength: 1 }) });
+
+/**
+ * The chat socket, `/api/chat/socket?token=…`: the client sends messages here and gets each one acknowledged
+ * after it is committed. Deliveries to members (the sender's other tabs too) go through `/user/flow`.
+ */
+export async function messagesRoutes(app: App): Promise<void> {
+  const messages = new MessagesService(app.services);
+
+  app.get(
+    '/chat/socket',
+    {
+      websocket: true,
+      config: { tokenInQuery: true },
+      schema: { querystring: ChatSocketQuery },
+      preValidation: async (request) => checkOrigin(request),
+    },
+    (socket, request) => {
+      const auth = caller(request);
+      const link = superviseSocket(socket, auth);
+      // Frames are handled one after another, so a client's messages are stored in the order it sent them.
+      let chain: Promise<void> = Promise.resolve();
+      socket.on('message', (data, isBinary) => {
+        chain = chain.then(async () => {
+          let frame: unknown;
+          try {
+            if (isBinary) throw new Error('binary');
+            frame = JSON.parse(String(data));
+          } catch {
+            link.send({ type: 'error', error: 'bad_frame', message: ServerStrings.cannotParse });
+            return;
+          }
+          if (!clientFrame.Check(frame)) {
+            const clientId = (frame as { client_id?: unknown } | null)?.client_id;
+            const first = clientFrame.Errors(frame)[0];
+            link.send({
+              type: 'error',
+              error: 'bad_frame',
+              message: `${ServerStrings.cannotParse}: ${first ? `${first.instancePath || '/'} ${first.message}` : 'invalid frame'}`,
+              ...(typeof clientId === 'string' ? { client_id: clientId } : {}),
+            });
+            return;
+          }
+          if (frame.type === 'ping') {
+            link.send({ type: 'pong' });
+            return;
+          }
+          try {
+            const result = await messages.sendText(auth.id, frame);
+            link.send({ type: 'ack', client_id: frame.client_id, message: result.message });
+          } catch (error) {
+            if (error instanceof HttpError) {
+              link.send({ type: 'error', client_id: frame.client_id, error: error.code, message: error.message, status: error.statusCode });
+            } else {
+              request.log.error({ err: error }, 'send failed');
+              link.send({ type: 'error', client_id: frame.client_id, error: 'internal', message: 'Internal server error', status: 500 });
+            }
+          }
+        });
+      });
+    },
+  );
+}

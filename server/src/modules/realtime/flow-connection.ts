@@ -1,0 +1,100 @@
+import type { EventLog } from '../../events/log.js';
+import type { EventBus } from '../../events/bus.js';
+import type { FlowEvent } from '../../events/types.js';
+
+/** Events sent per database read while catching a client up. */
+const REPLAY_PAGE = 500;
+
+/**
+ * One `/user/flow` connection. It hands the client its event log as one gapless, duplicate-free sequence:
+ *
+ * 1. subscribe to live events first, buffering them;
+ * 2. replay the log after `since` from the database, page by page (or say `resync` if it cannot);
+ * 3. send `ready` with the position reached, then the buffer, dropping what the replay already covered.
+ *
+ * Live events that arrive out of order (two transactions committing close together) or after a gap are filled
+ * from the database before being sent, so the client sees seq N+1 after N, always. Everything is sent through one
+ * promise chain so that order holds even while a database read is in flight.
+ */
+export class FlowConnection {
+  private lastSent = 0;
+  private buffer: FlowEvent[] | null = [];
+  private chain: Promise<void> = Promise.resolve();
+  private unsubscribe: (() => void) | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly userId: number,
+    private readonly log: EventLog,
+    private readonly bus: EventBus,
+    private readonly send: (frame: unknown) => boolean,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  async start(since: number | undefined): Promise<void> {
+    this.unsubscribe = this.bus.subscribe(this.userId, (event) => {
+      if (this.buffer) this.buffer.push(event);
+      else this.enqueue(() => this.deliver(event));
+    });
+    try {
+      if (since === undefined) {
+        this.lastSent = await this.log.head(this.userId);
+      } else {
+        await this.replay(since);
+      }
+      if (this.closed) return;
+      this.send({ event_type: 'ready', additional_info: { seq: this.lastSent } });
+      const buffered = this.buffer ?? [];
+      this.buffer = null;
+      for (const event of buffered) this.enqueue(() => this.deliver(event));
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    this.unsubscribe?.();
+  }
+
+  private async replay(since: number): Promise<void> {
+    let after = since;
+    for (;;) {
+      const result = await this.log.readAfter(this.userId, after, REPLAY_PAGE);
+      if (result.kind === 'resync') {
+        // The client's position is unknown or forgotten: it must reload its state, then follow from head.
+        this.lastSent = result.head;
+        this.send({ event_type: 'resync', additional_info: { seq: result.head } });
+        return;
+      }
+      for (const event of result.events) this.sendEvent(event);
+      this.lastSent = after = result.events.at(-1)?.seq ?? after;
+      if (result.events.length < REPLAY_PAGE || this.closed) return;
+    }
+  }
+
+  private async deliver(event: FlowEvent): Promise<void> {
+    if (this.closed || event.seq <= this.lastSent) return;
+    if (event.seq > this.lastSent + 1) {
+      // Earlier events are committed (seq is taken under the user's row lock) but not yet rung: read them.
+      const result = await this.log.readAfter(this.userId, this.lastSent, event.seq - this.lastSent - 1);
+      if (result.kind === 'resync') {
+        this.lastSent = result.head;
+        this.send({ event_type: 'resync', additional_info: { seq: result.head } });
+        return;
+      }
+      for (const missed of result.events) if (missed.seq < event.seq) this.sendEvent(missed);
+    }
+    this.sendEvent(event);
+  }
+
+  private sendEvent(event: FlowEvent): void {
+    if (event.seq <= this.lastSent) return;
+    this.send(event);
+    this.lastSent = event.seq;
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.chain = this.chain.then(task).catch(this.onError);
+  }
+}

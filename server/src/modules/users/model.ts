@@ -1,0 +1,90 @@
+/** A users row as the queries below select it. */
+export interface UserRow extends Record<string, unknown> {
+  id: number;
+  phone: string | null;
+  name: string;
+  username: string | null;
+  avatar: string | null;
+  role: number;
+  temporary: boolean;
+  invite_code: string;
+  notes: string;
+  blocked: boolean;
+  deleted: boolean;
+  is_muted: boolean;
+  popup_notifications: boolean;
+  sound_notifications: boolean;
+  private_notifications: boolean;
+  created_at: Date | string;
+}
+
+const COLUMNS = ['id', 'phone', 'name', 'username', 'avatar', 'role', 'temporary', 'invite_code', 'notes', 'blocked',
+  'deleted', 'is_muted', 'popup_notifications', 'sound_notifications', 'private_notifications', 'created_at'];
+
+/** The select list for a UserRow, optionally qualified with a table alias. */
+export function userColumns(alias?: string): string {
+  return COLUMNS.map((column) => (alias ? `${alias}.${column}` : column)).join(', ');
+}
+
+/** The signed-in user's own view of themselves (`GET /api/user`). */
+export interface MeView {
+  id: number;
+  name: string;
+  username: string | null;
+  phone: string | null;
+  avatar: string | null;
+  role: number;
+  temporary: boolean;
+  invite_link: string;
+  deleted: boolean;
+  blocked: boolean;
+  popup_notifications: boolean;
+  private_notifications: boolean;
+  sound_notifications: boolean;
+  isMuted: boolean;
+  created_at: string;
+}
+
+/** What anyone may see of another person; the phone only where the viewer already knows it. */
+export interface PublicUserView {
+  id: number;
+  name: string;
+  username: string | null;
+  avatar: string | null;
+  role: number;
+  deleted: boolean;
+  phone?: string;
+}
+
+export function toMe(row: UserRow, origin: string): MeView {
+  return {
+    id: row.id,
+    name: row.name,
+    username: row.username,
+    phone: row.phone,
+    avatar: row.avatar,
+    role: row.role,
+    temporary: row.temporary,
+    invite_link: `${origin}/link/${row.invite_code}`,
+    deleted: row.deleted,
+    blocked: row.blocked,
+    popup_notifications: row.popup_notifications,
+    private_notifications: row.private_notifications,
+    sound_notifications: row.sound_notifications,
+    isMuted: row.is_muted,
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}
+
+export function toPublic(row: UserRow, options: { showPhone: boolean }): PublicUserView {
+  const view: PublicUserView = {
+    id: row.id,
+    name: row.deleted ? '' : row.name,
+    username: row.deleted ? null : row.username,
+    avatar: row.deleted ? null : row.avatar,
+    role: row.role,
+    deleted: row.deleted,
+  };
+  if (options.showPhone && row.phone && !row.deleted) view.phone = row.phone;
+  return view;
+}

@@ -1,0 +1,34 @@
+import type { Queryable } from '../../db/index.js';
+import { userColumns, type UserRow, type PublicUserView, toPublic } from './model.js';
+
+export async function findUserById(db: Queryable, id: number): Promise<UserRow | undefined> {
+  const rows = await db.query<UserRow>(`SELECT ${userColumns()} FROM users WHERE id = $1`, [id]);
+  return rows[0];
+}
+
+export async function findUserByPhone(db: Queryable, phone: string): Promise<UserRow | undefined> {
+  const rows = await db.query<UserRow>(`SELECT ${userColumns()} FROM users WHERE phone = $1`, [phone]);
+  return rows[0];
+}
+
+export async function findUserByUsername(db: Queryable, username: string): Promise<UserRow | undefined> {
+  const rows = await db.query<UserRow>(`SELECT ${userColumns()} FROM users WHERE lower(username) = lower($1)`, [
+    username,
+  ]);
+  return rows[0];
+}
+
+/**
+ * Public profiles of several people as `viewerId` may see them: the phone shows to the person themself, to
+ * admins, and to anyone who has them as a contact (they typed that number in).
+ */
+export async function publicProfiles(db: Queryable, viewerId: number, viewerRole: number, ids: number[]): Promise<PublicUserView[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.query<UserRow & { is_contact: boolean }>(
+    `SELECT ${userColumns('u')},
+            EXISTS (SELECT 1 FROM contacts c WHERE c.owner_id = $1 AND c.user_id = u.id) AS is_contact
+       FROM users u WHERE u.id = ANY($2::bigint[])`,
+    [viewerId, ids],
+  );
+  return rows.map((row) => toPublic(row, { showPhone: row.is_contact || row.id === viewerId || viewerRole >= 2 }));
+}

@@ -1,0 +1,83 @@
+import type { Services } from '../../services.js';
+import { ServerStrings, conflict, forbidden, notFound } from '../../http/errors.js';
+import { toE164 } from '../auth/phone.js';
+import { findUserById, publicProfiles } from './repository.js';
+import { type MeView, type PublicUserView, type UserRow, toMe, userColumns } from './model.js';
+
+export interface EditUserInput {
+  name?: string | undefined;
+  username?: string | null | undefined;
+  popup_notifications?: boolean | undefined;
+  sound_notifications?: boolean | undefined;
+  private_notifications?: boolean | undefined;
+}
+
+/** Managers' names are set by admins (spec §6: role 1 cannot edit the profile). */
+const MANAGER_ROLE = 1;
+const FIND_LIMIT = 20;
+
+export class UsersService {
+  constructor(private readonly services: Services) {}
+
+  async me(userId: number, origin: string): Promise<MeView> {
+    const row = await findUserById(this.services.db, userId);
+    if (!row || row.deleted) throw notFound(ServerStrings.noSuchUser, 'no_such_user');
+    return toMe(row, origin);
+  }
+
+  async edit(userId: number, input: EditUserInput, origin: string): Promise<MeView> {
+    const db = this.services.db;
+    const current = await findUserById(db, userId);
+    if (!current || current.deleted) throw notFound(ServerStrings.noSuchUser, 'no_such_user');
+    const changesProfile = input.name !== undefined || input.username !== undefined;
+    if (changesProfile && current.role === MANAGER_ROLE) {
+      throw forbidden('Managers cannot edit their profile; an admin can', 'manager_profile_locked');
+    }
+    const sets: string[] = [];
+    const params: unknown[] = [userId];
+    const set = (column: string, value: unknown) => {
+      params.push(value);
+      sets.push(`${column} = $${params.length}`);
+    };
+    if (input.name !== undefined) set('name', input.name.trim());
+    if (input.username !== undefined) set('username', input.username ? input.username.replace(/^@/, '') : null);
+    if (input.popup_notifications !== undefined) set('popup_notifications', input.popup_notifications);
+    if (input.sound_notifications !== undefined) set('sound_notifications', input.sound_notifications);
+    if (input.private_notifications !== undefined) set('private_notifications', input.private_notifications);
+    if (sets.length === 0) return toMe(current, origin);
+    try {
+      const [row] = await db.query<UserRow>(`UPDATE users SET ${sets.join(', ')} WHERE id = $1 RETURNING ${userColumns()}`, params);
+      return toMe(row!, origin);
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') throw conflict('This username is already taken', 'username_taken');
+      throw error;
+    }
+  }
+
+  async profile(viewerId: number, viewerRole: number, userId: number): Promise<PublicUserView> {
+    const [profile] = await publicProfiles(this.services.db, viewerId, viewerRole, [userId]);
+    if (!profile) throw notFound(ServerStrings.noSuchUser, 'no_such_user');
+    return profile;
+  }
+
+  /**
+   * People by username prefix, or by their exact phone number. Exact matching for phones keeps the directory
+   * from being walked number by number.
+   */
+  async find(viewerId: number, viewerRole: number, rawQuery: string): Promise<PublicUserView[]> {
+    const query = rawQuery.trim();
+    if (!query) return [];
+    const phone = /^\+?[\d\s()-]+$/.test(query) ? toE164(query.startsWith('+') ? query : `+${query}`) : null;
+    const username = query.toLowerCase().replace(/^@/, '').replace(/\s+/g, '');
+    const rows = await this.services.db.query<{ id: number }>(
+      `SELECT id FROM users
+        WHERE id <> $1 AND NOT deleted AND NOT temporary
+          AND (phone = $2 OR (length($3) > 0 AND lower(username) LIKE $4 ESCAPE '\\'))
+        ORDER BY (phone = $2) DESC, lower(username) LIMIT $5`,
+      [viewerId, phone, username, `${username.replace(/[\\%_]/g, '\\$&')}%`, FIND_LIMIT],
+    );
+    const found = await publicProfiles(this.services.db, viewerId, viewerRole, rows.map((row) => row.id));
+    const order = new Map(rows.map((row, index) => [row.id, index]));
+    return found.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  }
+}

@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fastifyStatic from '@fastify/static';
+
+/** Files that name the current build; they must be revalidated on every load. Everything else is content-hashed. */
+const ENTRY_FILES = /(^|\/)(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|remotes\.json)$/;
+
+function cacheHeaders(reply: FastifyReply, path: string): void {
+  reply.header('Cache-Control', ENTRY_FILES.test(path) ? 'no-cache' : 'public, max-age=31536000, immutable');
+  reply.header('X-Content-Type-Options', 'nosniff');
+}
+
+/**
+ * Serves the built client: the shell at `/`, each remote under `/remotes/<name>/`, the remote list at
+ * `/remotes.json`, and the shell's index.html for any other page path (client-side routes).
+ */
+export async function webRoutes(app: FastifyInstance): Promise<void> {
+  const { clientRoot, remotes } = app.services.config;
+  const shellDist = join(clientRoot, 'shell', 'dist');
+  const hasShell = existsSync(join(shellDist, 'index.html'));
+
+  app.get('/remotes.json', { config: { public: true } }, async (_request, reply) => {
+    reply.header('Cache-Control', 'no-cache');
+    // `name` is the federation name the remote was built with (mf-messenger → mf_messenger).
+    return { remotes: remotes.map((remote) => ({ name: remote.name.replace(/-/g, '_'), entry: remote.manifest })) };
+  });
+
+  for (const remote of remotes) {
+    const dist = join(clientRoot, remote.name, 'dist');
+    if (!existsSync(dist)) continue;
+    await app.register(fastifyStatic, {
+      root: dist,
+      prefix: `/remotes/${remote.name}/`,
+      decorateReply: false,
+      index: false,
+      setHeaders: cacheHeaders,
+      // Remotes may be loaded by a shell on another origin (independent deploys).
+      preCompressed: false,
+    });
+  }
+
+  if (hasShell) {
+    await app.register(fastifyStatic, { root: shellDist, prefix: '/', index: 'index.html', wildcard: true, setHeaders: cacheHeaders });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const isPage =
+      request.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/remotes/') && !/\.[a-z0-9]+$/i.test(path);
+    if (isPage && hasShell) {
+      return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html', shellDist);
+    }
+    return reply.code(404).send({ error: 'not_found', message: `No route ${request.method} ${path}` });
+  });
+}

@@ -1,0 +1,52 @@
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+
+const ISSUER = 'messenger';
+const AUDIENCE = 'messenger-api';
+// RFC 9068's type for access tokens; a token of any other type (media, meeting…) is refused as an access token.
+const ACCESS_TYPE = 'at+jwt';
+const ALGORITHM = 'HS256';
+
+export interface AccessClaims {
+  userId: number;
+  role: number;
+  /** Expiry, seconds since the epoch. */
+  exp: number;
+}
+
+export class AccessTokens {
+  constructor(
+    private readonly key: Uint8Array,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  async issue(userId: number, role: number): Promise<string> {
+    return new SignJWT({ role })
+      .setProtectedHeader({ alg: ALGORITHM, typ: ACCESS_TYPE })
+      .setSubject(String(userId))
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime(`${this.ttlSeconds}s`)
+      .sign(this.key);
+  }
+
+  /** Returns the claims of a valid access token, or null for anything else (expired, forged, wrong type…). */
+  async verify(token: string): Promise<AccessClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: [ALGORITHM],
+        typ: ACCESS_TYPE,
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        requiredClaims: ['sub', 'exp'],
+      });
+      const userId = Number(payload.sub);
+      const role = typeof payload.role === 'number' ? payload.role : 0;
+      if (!Number.isSafeInteger(userId) || userId <= 0 || payload.exp === undefined) return null;
+      return { userId, role, exp: payload.exp };
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError) return null;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,164 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import WebSocket from 'ws';
+import type { TestServer } from './server.js';
+
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A JSON request against the test server; never throws on a status. */
+export async function request<T = any>(
+  server: TestServer,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<HttpResult<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${server.url}/api${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** A valid mobile number nobody else in this run has (German 0151 range). */
+export function randomPhone(): string {
+  return `+49151${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
+}
+
+export interface Person {
+  id: number;
+  phone: string;
+  token: string;
+  refresh: string;
+}
+
+export async function codeFor(server: TestServer, phone: string): Promise<string> {
+  const outbox = await request(server, 'GET', `/dev/sms?phone=${encodeURIComponent(phone)}`);
+  if (outbox.status !== 200) throw new Error(`no code for ${phone}: ${JSON.stringify(outbox.body)}`);
+  return outbox.body.code;
+}
+
+/** Signs a person in through the real flow (send-code, the dev outbox, sign-in) and names them. */
+export async function signUp(server: TestServer, options: { phone?: string; name?: string; inviteCode?: string } = {}): Promise<Person> {
+  const phone = options.phone ?? randomPhone();
+  const sent = await request(server, 'POST', '/auth/send-code', { body: { phone } });
+  if (sent.status !== 200) throw new Error(`send-code ${sent.status} ${JSON.stringify(sent.body)}`);
+  const code = await codeFor(server, phone);
+  const query = options.inviteCode ? `?code=${encodeURIComponent(options.inviteCode)}` : '';
+  const signedIn = await request(server, 'POST', `/auth/sign-in${query}`, { body: { phone, code } });
+  if (signedIn.status !== 200) throw new Error(`sign-in ${signedIn.status} ${JSON.stringify(signedIn.body)}`);
+  const token = signedIn.body.jwt_info.access_token;
+  const me = await request(server, 'GET', '/user', { token });
+  if (options.name) await request(server, 'PUT', '/user/edit', { token, body: { name: options.name } });
+  return { id: me.body.user.id, phone, token, refresh: signedIn.body.jwt_info.refresh_token };
+}
+
+/** Makes `a` and `b` contacts and opens their private chat; returns its id. */
+export async function privateChat(server: TestServer, a: Person, b: Person): Promise<number> {
+  await request(server, 'POST', '/user/contacts/add', { token: a.token, body: { user_phone: b.phone, name: 'B' } });
+  const created = await request(server, 'POST', '/chat/create', {
+    token: a.token,
+    body: { chat_type: 'private', participants: [b.id] },
+  });
+  if (created.status >= 300) throw new Error(`chat/create ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body.chat.id;
+}
+
+/** A WebSocket that records every frame and lets a test wait for the ones it expects. */
+export class SocketProbe {
+  readonly frames: any[] = [];
+  private waiters: Array<() => void> = [];
+  closeCode: number | undefined;
+
+  constructor(readonly socket: WebSocket) {
+    socket.on('message', (data) => {
+      this.frames.push(JSON.parse(String(data)));
+      this.wake();
+    });
+    socket.on('close', (code) => {
+      this.closeCode = code;
+      this.wake();
+    });
+  }
+
+  static open(url: string, headers: Record<string, string> = {}): Promise<SocketProbe> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(url, { headers });
+      const probe = new SocketProbe(socket);
+      socket.once('open', () => resolve(probe));
+      socket.once('unexpected-response', (req, res) => {
+        req.destroy(); // with this listener set, ws leaves aborting the refused request to us
+        reject(new Error(`upgrade refused: ${res.statusCode}`));
+      });
+      socket.once('error', reject);
+    });
+  }
+
+  /** Waits until `predicate` holds for the frames received so far. */
+  async until(predicate: (frames: any[]) => boolean, timeoutMs = 5000): Promise<any[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate(this.frames)) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out; frames so far: ${JSON.stringify(this.frames).slice(0, 2000)}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return this.frames;
+  }
+
+  async closed(timeoutMs = 5000): Promise<number> {
+    await this.until(() => this.closeCode !== undefined, timeoutMs);
+    return this.closeCode!;
+  }
+
+  send(frame: unknown): void {
+    this.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+}
+
+export function flowUrl(server: TestServer, token: string, since?: number): string {
+  return `${server.wsUrl}/api/user/flow?token=${encodeURIComponent(token)}${since === undefined ? '' : `&since=${since}`}`;
+}
+
+export function chatSocketUrl(server: TestServer, token: string): string {
+  return `${server.wsUrl}/api/chat/socket?token=${encodeURIComponent(token)}`;
+}
+
+/** Sends one text over a chat socket and waits for its acknowledgement (or error). */
+export async function sendText(server: TestServer, person: Person, chatId: number, text: string, clientId = randomUUID()): Promise<any> {
+  const socket = await SocketProbe.open(chatSocketUrl(server, person.token));
+  try {
+    socket.send({ type: 'send', client_id: clientId, chat_id: chatId, text });
+    const frames = await socket.until((all) => all.some((frame) => frame.client_id === clientId));
+    return frames.find((frame) => frame.client_id === clientId);
+  } finally {
+    socket.close();
+  }
+}
+
+/** The event frames (those with a seq) among a socket's frames. */
+export function events(frames: any[]): any[] {
+  return frames.filter((frame) => typeof frame.seq === 'number');
+}

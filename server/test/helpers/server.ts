@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { loadConfig, type Config } from '../../src/config.js';
+import { openDatabase, type Db } from '../../src/db/index.js';
+import { buildApp } from '../../src/app.js';
+import type { App } from '../../src/http/types.js';
+
+export interface TestServer {
+  url: string;
+  wsUrl: string;
+  app: App;
+  db: Db;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** Which database this run uses: `TEST_DATABASE=postgres` (with TEST_POSTGRES_URL) or embedded PGlite. */
+export const testDatabase = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
+const postgresAdminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * A real server on a random port over a fresh database: in-memory PGlite, or a PostgreSQL database created for
+ * this server alone and dropped when it closes, so runs never collide.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+  let databaseUrl: string | undefined;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  if (testDatabase === 'postgres') {
+    const name = `msgr_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: postgresAdminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(postgresAdminUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const client = new pg.Client({ connectionString: postgresAdminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    };
+  }
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    OTP_PER_IP_PER_HOUR: '100000',
+    CLIENT_ROOT: '/nonexistent',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
+  // In-memory PGlite: nothing to clean up, nothing shared between servers.
+  const db = await openDatabase({ databaseUrl, dataDir: undefined });
+  const app = await buildApp(config, db);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  const url = `http://127.0.0.1:${address.port}`;
+  return {
+    url,
+    wsUrl: url.replace('http', 'ws'),
+    app,
+    db,
+    config,
+    async close() {
+      await app.close();
+      await db.close();
+      await dropDatabase?.();
+    },
+  };
+}

@@ -1,0 +1,240 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { startServer, type TestServer } from './helpers/server.js';
+import { SocketProbe, chatSocketUrl, events, flowUrl, privateChat, request, sendText, signUp } from './helpers/client.js';
+
+describe('live events and delivery', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.close());
+
+  it('acknowledges a send after commit and delivers it live to both members', async () => {
+    const anna = await signUp(server, { name: 'Anna' });
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    const borisFlow = await SocketProbe.open(flowUrl(server, boris.token));
+    await borisFlow.until((frames) => frames.some((frame) => frame.event_type === 'ready'));
+
+    const ack = await sendText(server, anna, chatId, 'Hello, Boris');
+    assert.equal(ack.type, 'ack');
+    assert.equal(ack.message.text, 'Hello, Boris');
+    // The acknowledgement means it is stored.
+    const stored = await server.db.query('SELECT text FROM messages WHERE id = $1', [ack.message.id]);
+    assert.equal(stored.length, 1);
+
+    const frames = await borisFlow.until((all) => events(all).some((event) => event.event_type === 'text'));
+    const text = events(frames).find((event) => event.event_type === 'text');
+    assert.equal(text.additional_info.chat_id, chatId);
+    assert.equal(text.additional_info.message.text, 'Hello, Boris');
+    assert.equal(text.additional_info.user.id, anna.id);
+    assert.equal(text.additional_info.user.name, 'Anna');
+    borisFlow.close();
+  });
+
+  it('stores a message sent twice with one client id once, and tells nobody twice', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    const borisFlow = await SocketProbe.open(flowUrl(server, boris.token));
+    await borisFlow.until((frames) => frames.some((frame) => frame.event_type === 'ready'));
+    const clientId = randomUUID();
+    const socket = await SocketProbe.open(chatSocketUrl(server, anna.token));
+    // Sent twice back to back (a retry after a lost ack), then once more later.
+    socket.send({ type: 'send', client_id: clientId, chat_id: chatId, text: 'once' });
+    socket.send({ type: 'send', client_id: clientId, chat_id: chatId, text: 'once' });
+    await socket.until((frames) => frames.filter((frame) => frame.type === 'ack').length === 2);
+    const third = await sendText(server, anna, chatId, 'once', clientId);
+    const acks = [...socket.frames.filter((frame) => frame.type === 'ack'), third];
+    assert.equal(new Set(acks.map((ack) => ack.message.id)).size, 1, 'every ack names the same message');
+    socket.close();
+
+    const rows = await server.db.query('SELECT id FROM messages WHERE chat_id = $1', [chatId]);
+    assert.equal(rows.length, 1);
+    await sendText(server, anna, chatId, 'marker');
+    const frames = await borisFlow.until((all) => events(all).some((event) => event.additional_info.message?.text === 'marker'));
+    assert.equal(events(frames).filter((event) => event.additional_info.message?.text === 'once').length, 1);
+    const unread = await request(server, 'GET', `/chat/unread-count/${chatId}`, { token: boris.token });
+    assert.equal(unread.body.unread_messages, 2);
+    borisFlow.close();
+  });
+
+  it('resumes from `since`: everything missed, once, in order, then live events', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    const first = await SocketProbe.open(flowUrl(server, boris.token));
+    const ready = (await first.until((frames) => frames.some((frame) => frame.event_type === 'ready'))).find(
+      (frame) => frame.event_type === 'ready',
+    );
+    await sendText(server, anna, chatId, 'seen live');
+    const seen = await first.until((frames) => events(frames).length === 1);
+    const lastApplied = events(seen)[0].seq;
+    assert.equal(lastApplied, ready.additional_info.seq + 1);
+    first.close();
+    await first.closed();
+
+    // While Boris is away, Anna sends five messages.
+    for (let i = 1; i <= 5; i += 1) await sendText(server, anna, chatId, `missed ${i}`);
+
+    const resumed = await SocketProbe.open(flowUrl(server, boris.token, lastApplied));
+    await resumed.until((frames) => frames.some((frame) => frame.event_type === 'ready'));
+    await sendText(server, anna, chatId, 'live again');
+    const frames = await resumed.until((all) => events(all).length === 6);
+    const got = events(frames);
+    assert.deepEqual(
+      got.map((event) => event.additional_info.message.text),
+      ['missed 1', 'missed 2', 'missed 3', 'missed 4', 'missed 5', 'live again'],
+    );
+    assert.deepEqual(
+      got.map((event) => event.seq),
+      Array.from({ length: 6 }, (_, i) => lastApplied + 1 + i),
+      'consecutive seq, no gap, no duplicate',
+    );
+    // The replay comes before `ready`, the live event after it.
+    const readyIndex = frames.findIndex((frame) => frame.event_type === 'ready');
+    assert.equal(frames.indexOf(got[4]), readyIndex - 1);
+    resumed.close();
+  });
+
+  it('keeps the sequence gapless while many messages race from several senders', async () => {
+    const boris = await signUp(server);
+    const senders = await Promise.all([signUp(server), signUp(server), signUp(server)]);
+    const chats = await Promise.all(senders.map((sender) => privateChat(server, sender, boris)));
+    const flow = await SocketProbe.open(flowUrl(server, boris.token));
+    const ready = (await flow.until((frames) => frames.some((frame) => frame.event_type === 'ready'))).find(
+      (frame) => frame.event_type === 'ready',
+    );
+    const perSender = 10;
+    await Promise.all(
+      senders.map(async (sender, index) => {
+        const socket = await SocketProbe.open(chatSocketUrl(server, sender.token));
+        for (let i = 0; i < perSender; i += 1) socket.send({ type: 'send', client_id: randomUUID(), chat_id: chats[index], text: `${index}:${i}` });
+        await socket.until((frames) => frames.filter((frame) => frame.type === 'ack').length === perSender);
+        socket.close();
+      }),
+    );
+    const frames = await flow.until((all) => events(all).length === senders.length * perSender);
+    const seqs = events(frames).map((event) => event.seq);
+    assert.deepEqual(seqs, Array.from({ length: seqs.length }, (_, i) => ready.additional_info.seq + 1 + i));
+    // Each sender's messages arrive in the order they were sent.
+    for (let index = 0; index < senders.length; index += 1) {
+      const texts = events(frames)
+        .map((event) => event.additional_info.message.text as string)
+        .filter((text) => text.startsWith(`${index}:`));
+      assert.deepEqual(texts, Array.from({ length: perSender }, (_, i) => `${index}:${i}`));
+    }
+    flow.close();
+  });
+
+  it('answers an unknown `since` with resync, then follows live', async () => {
+    const boris = await signUp(server);
+    const flow = await SocketProbe.open(flowUrl(server, boris.token, 999_999));
+    const frames = await flow.until((all) => all.some((frame) => frame.event_type === 'ready'));
+    assert.equal(frames[0].event_type, 'resync');
+    assert.equal(frames[0].additional_info.seq, frames[1].additional_info.seq);
+    flow.close();
+  });
+
+  it('answers a `since` older than the kept log with resync', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    await sendText(server, anna, chatId, 'old news');
+    await server.db.query(`UPDATE user_events SET created_at = now() - interval '400 days' WHERE user_id = $1`, [boris.id]);
+    assert.ok((await server.app.services.events.prune(30)) >= 2);
+    const flow = await SocketProbe.open(flowUrl(server, boris.token, 0));
+    const frames = await flow.until((all) => all.some((frame) => frame.event_type === 'ready'));
+    assert.equal(frames[0].event_type, 'resync');
+    flow.close();
+  });
+
+  it('sends `chat-created` to both people of a new chat and `chat-read` to the reader', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const flow = await SocketProbe.open(flowUrl(server, boris.token));
+    await flow.until((frames) => frames.some((frame) => frame.event_type === 'ready'));
+    const chatId = await privateChat(server, anna, boris);
+    await flow.until((frames) => events(frames).some((event) => event.event_type === 'chat-created'));
+    await sendText(server, anna, chatId, 'hi');
+    await request(server, 'PUT', `/chat/read?chat_id=${chatId}`, { token: boris.token });
+    const frames = await flow.until((all) => events(all).some((event) => event.event_type === 'chat-read'));
+    assert.deepEqual(
+      events(frames).map((event) => event.event_type),
+      ['chat-created', 'text', 'chat-read'],
+    );
+    flow.close();
+  });
+
+  it('never sends an event to someone outside the chat', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const eve = await signUp(server);
+    const eveFlow = await SocketProbe.open(flowUrl(server, eve.token));
+    await eveFlow.until((frames) => frames.some((frame) => frame.event_type === 'ready'));
+    const chatId = await privateChat(server, anna, boris);
+    await sendText(server, anna, chatId, 'private words');
+    // A later event of Eve's own proves her socket is live and caught up.
+    const carl = await signUp(server);
+    await privateChat(server, carl, eve);
+    const frames = await eveFlow.until((all) => events(all).some((event) => event.event_type === 'chat-created'));
+    assert.ok(!JSON.stringify(frames).includes('private words'));
+    assert.equal(events(frames).length, 1);
+    eveFlow.close();
+  });
+});
+
+describe('socket security', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({ ACCESS_TOKEN_TTL_SECONDS: '5' });
+  });
+  after(() => server.close());
+
+  it('checks the token before the upgrade', async () => {
+    const anna = await signUp(server);
+    await assert.rejects(SocketProbe.open(flowUrl(server, 'forged')), /upgrade refused: 401/);
+    await assert.rejects(SocketProbe.open(`${server.wsUrl}/api/user/flow`), /upgrade refused: 4/);
+    await assert.rejects(SocketProbe.open(chatSocketUrl(server, anna.refresh)), /upgrade refused: 401/);
+    await assert.rejects(SocketProbe.open(flowUrl(server, anna.token, -1)), /upgrade refused: 400/);
+  });
+
+  it('refuses sockets opened from another site', async () => {
+    const anna = await signUp(server);
+    await assert.rejects(SocketProbe.open(flowUrl(server, anna.token), { origin: 'https://evil.example' }), /upgrade refused: 403/);
+    const own = await SocketProbe.open(flowUrl(server, anna.token), { origin: server.url });
+    own.close();
+  });
+
+  it('answers malformed frames with "cannot parse message" and stays open', async () => {
+    const anna = await signUp(server);
+    const socket = await SocketProbe.open(chatSocketUrl(server, anna.token));
+    socket.send('{not json');
+    socket.send({ type: 'send', client_id: 'not-a-uuid', chat_id: 1, text: 'x' });
+    socket.send({ type: 'send', client_id: randomUUID(), chat_id: 1, text: 'x', extra: true });
+    socket.send({ type: 'ping' });
+    const frames = await socket.until((all) => all.some((frame) => frame.type === 'pong'));
+    const errors = frames.filter((frame) => frame.type === 'error');
+    assert.equal(errors.length, 3);
+    for (const error of errors) assert.match(error.message, /^cannot parse message/);
+    socket.close();
+  });
+
+  it('refuses empty and over-long messages with a clear error', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    assert.equal((await sendText(server, anna, chatId, '   ')).error, 'empty_message');
+    assert.equal((await sendText(server, anna, chatId, 'x'.repeat(10_001))).error, 'message_too_long');
+    assert.equal((await sendText(server, anna, chatId, 'x'.repeat(10_000))).type, 'ack');
+  });
+
+  it('closes a socket when its access token expires', async () => {
+    const anna = await signUp(server);
+    const flow = await SocketProbe.open(flowUrl(server, anna.token));
+    const code = await flow.closed(8000);
+    assert.equal(code, 4001);
+  });
+});

@@ -1,0 +1,26 @@
+import { BrowserRouter } from 'react-router-dom';
+import { AppRoutes } from './AppRoutes';
+import { useThemeOnDocument } from '../theme/useThemeOnDocument';
+import { NotificationCenter } from '../notifications/NotificationCenter';
+import { useSessionEndRedirect } from './useSessionEndRedirect';
+import { ScrollToHash } from './ScrollToHash';
+
+function Root() {
+  useThemeOnDocument();
+  useSessionEndRedirect();
+  return (
+    <>
+      <ScrollToHash />
+      <AppRoutes />
+      <NotificationCenter />
+    </>
+  );
+}
+
+export function App() {
+  return (
+    <BrowserRouter>
+      <Root />
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,2 @@
+// The async boundary module federation needs: shared modules are negotiated before anything imports React.
+import('./bootstrap');

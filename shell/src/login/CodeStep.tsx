@@ -1,0 +1,119 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { authApi, beginSession, config, errorText, formatPhone } from '@messenger/shared';
+import { useLoginStore } from './useLoginStore';
+import { loginErrorText } from './login-errors';
+import { forgetInviteCode, takeInviteCode } from './invite-code';
+
+/** Seconds left until `at`, ticking once a second. */
+function useCountdown(at: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (at <= now) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [at, now]);
+  return Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** Step 2: the 6-digit code (typed or pasted), a resend after 60 s, or back to another number. */
+export function CodeStep() {
+  const { t } = useTranslation('shell');
+  const navigate = useNavigate();
+  const { phone, resendAt, setResendAt, signedIn, reset } = useLoginStore();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const secondsLeft = useCountdown(resendAt);
+
+  const signIn = async (value: string) => {
+    if (value.length !== config.codeLength || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await authApi.signIn(phone, value, takeInviteCode());
+      forgetInviteCode();
+      beginSession(result.jwt_info);
+      signedIn(result.is_new_user);
+      if (!result.is_new_user) navigate('/', { replace: true, state: { refresh: true } });
+    } catch (failure) {
+      setError(loginErrorText(failure) ?? errorText(failure, 'shell:login.error'));
+      setCode('');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onChange = (value: string) => {
+    // Digits only; a pasted "123 456" or "Code: 123456" still works.
+    const digits = value.replace(/\D/g, '').slice(0, config.codeLength);
+    setCode(digits);
+    setError(null);
+    if (digits.length === config.codeLength) void signIn(digits);
+  };
+
+  const resend = async () => {
+    setError(null);
+    setNotice(null);
+    try {
+      const result = await authApi.sendCode(phone);
+      setResendAt(Date.now() + result.resend_after * 1000);
+      setNotice(t('login.codeResent'));
+    } catch (failure) {
+      setError(errorText(failure, 'shell:login.error'));
+    }
+  };
+
+  return (
+    <form
+      className="shell-form"
+      noValidate
+      onSubmit={(event: FormEvent) => {
+        event.preventDefault();
+        void signIn(code);
+      }}
+    >
+      <h2>{t('login.codeTitle')}</h2>
+      <p>{t('login.codeSentTo', { phone: formatPhone(phone) })}</p>
+      <label className="shell-field">
+        <span>{t('login.code')}</span>
+        <input
+          className="shell-code-input"
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]*"
+          maxLength={config.codeLength}
+          value={code}
+          onChange={(event) => onChange(event.target.value)}
+          onPaste={(event) => {
+            event.preventDefault();
+            onChange(event.clipboardData.getData('text'));
+          }}
+          autoFocus
+        />
+      </label>
+      {error && (
+        <p className="shell-error" role="alert">
+          {error}
+        </p>
+      )}
+      {notice && (
+        <p className="shell-hint" role="status">
+          {notice}
+        </p>
+      )}
+      <button type="submit" className="shell-button shell-button-primary" disabled={code.length !== config.codeLength || busy}>
+        {t('login.signIn')}
+      </button>
+      <button type="button" className="shell-button" onClick={resend} disabled={secondsLeft > 0}>
+        {secondsLeft > 0 ? t('login.resendIn', { seconds: secondsLeft }) : t('login.resend')}
+      </button>
+      <button type="button" className="shell-link-button" onClick={reset}>
+        {t('login.changePhone')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,79 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { mockFetch } from '@messenger/shared/testing';
+import { tokenStorage, useAuthStore } from '@messenger/shared';
+import { initI18n } from '../i18n';
+import { LoginPage } from './LoginPage';
+import { useLoginStore } from './useLoginStore';
+
+beforeAll(() => {
+  initI18n();
+});
+
+beforeEach(() => {
+  tokenStorage.clear();
+  useAuthStore.setState({ hasSession: false, user: null });
+  useLoginStore.getState().reset();
+});
+
+function renderLogin() {
+  return render(
+    <MemoryRouter initialEntries={['/login']}>
+      <Routes>
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/" element={<p>Chats home</p>} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+test('continue is enabled only for a valid number, formatted as typed', async () => {
+  const user = userEvent.setup();
+  renderLogin();
+  const phone = screen.getByLabelText('Phone number');
+  const proceed = screen.getByRole('button', { name: 'Continue' });
+  await user.selectOptions(screen.getByLabelText('Country'), 'DE');
+  await user.type(phone, '01511234');
+  expect(proceed).toBeDisabled();
+  await user.type(phone, '5678');
+  expect(phone).toHaveValue('01511 2345678');
+  expect(proceed).toBeEnabled();
+});
+
+test('sends the code, accepts a pasted code and signs in', async () => {
+  const user = userEvent.setup();
+  const fetchMock = mockFetch({
+    'POST /api/auth/send-code': { body: { is_manager: false, resend_after: 60 } },
+    'POST /api/auth/sign-in': { body: { jwt_info: { access_token: 'a.b.c', refresh_token: 'r' }, is_new_user: false } },
+  });
+  renderLogin();
+  await user.type(screen.getByLabelText('Phone number'), '+4915112345678');
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+  const code = await screen.findByLabelText('Code');
+  expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+  expect(screen.getByRole('button', { name: /Send the code again in \d+ s/ })).toBeDisabled();
+  code.focus();
+  await user.paste('Code: 123 456');
+  await waitFor(() => expect(screen.getByText('Chats home')).toBeInTheDocument());
+
+  const signIn = fetchMock.mock.calls.find(([url]) => String(url).includes('/auth/sign-in'))!;
+  expect(JSON.parse(String(signIn[1]!.body))).toEqual({ phone: '+4915112345678', code: '123456' });
+  expect(tokenStorage.refresh).toBe('r');
+});
+
+test('shows the server’s reason when a code is refused, and lets the person start over', async () => {
+  const user = userEvent.setup();
+  mockFetch({
+    'POST /api/auth/send-code': { body: { is_manager: false, resend_after: 60 } },
+    'POST /api/auth/sign-in': { status: 400, body: { error: 'code_invalid', message: 'Wrong code' } },
+  });
+  renderLogin();
+  await user.type(screen.getByLabelText('Phone number'), '+4915112345678');
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  await user.type(await screen.findByLabelText('Code'), '000000');
+  expect(await screen.findByRole('alert')).toHaveTextContent('Wrong code');
+  await user.click(screen.getByRole('button', { name: 'Use another phone number' }));
+  expect(screen.getByLabelText('Phone number')).toHaveValue('');
+});

@@ -1,0 +1,31 @@
+import { Navigate, useLocation } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { useAuthStore } from '@messenger/shared';
+import { useLoginStore } from './useLoginStore';
+import { PhoneStep } from './PhoneStep';
+import { CodeStep } from './CodeStep';
+import { ProfileStep } from './ProfileStep';
+
+/**
+ * Sign-in (spec §2): phone, then the SMS code, then — for a new account — name and username (skippable).
+ * With a session already stored, this page sends the person to the chats.
+ */
+export function LoginPage() {
+  const { t } = useTranslation('shell');
+  const step = useLoginStore((state) => state.step);
+  const hasSession = useAuthStore((state) => state.hasSession);
+  const invited = Boolean((useLocation().state as { invited?: boolean } | null)?.invited);
+  if (hasSession && step !== 'profile') return <Navigate to="/" replace state={{ refresh: true }} />;
+  return (
+    <main className="shell-login">
+      <div className="shell-login-card">
+        <div className="shell-login-logo" aria-hidden="true" />
+        <h1>{t('login.title')}</h1>
+        {invited && step === 'phone' && <p className="shell-login-note">{t('login.invited')}</p>}
+        {step === 'phone' && <PhoneStep />}
+        {step === 'code' && <CodeStep />}
+        {step === 'profile' && <ProfileStep />}
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,76 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { ApiError, config, errorText, userApi } from '@messenger/shared';
+import { useLoginStore } from './useLoginStore';
+
+const USERNAME = /^[A-Za-z][A-Za-z0-9_]{2,59}$/;
+
+/** Step 3, new accounts only: name and username, both optional (Skip goes straight to the chats). */
+export function ProfileStep() {
+  const { t } = useTranslation('shell');
+  const navigate = useNavigate();
+  const reset = useLoginStore((state) => state.reset);
+  const [name, setName] = useState('');
+  const [username, setUsername] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const cleanUsername = username.trim().replace(/^@/, '');
+  const usernameValid = cleanUsername === '' || USERNAME.test(cleanUsername);
+
+  const finish = () => {
+    reset();
+    navigate('/', { replace: true, state: { refresh: true } });
+  };
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!usernameValid || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await userApi.edit({ name: name.trim(), ...(cleanUsername ? { username: cleanUsername } : {}) });
+      finish();
+    } catch (failure) {
+      setError(failure instanceof ApiError && failure.status === 409 ? t('login.usernameTaken') : errorText(failure, 'shell:login.error'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="shell-form" onSubmit={save} noValidate>
+      <h2>{t('login.profileTitle')}</h2>
+      <p>{t('login.profileSubtitle')}</p>
+      <label className="shell-field">
+        <span>{t('login.name')}</span>
+        <input value={name} maxLength={config.nameMax} autoComplete="name" onChange={(event) => setName(event.target.value)} autoFocus />
+      </label>
+      <label className="shell-field">
+        <span>{t('login.username')}</span>
+        <input
+          value={username}
+          maxLength={config.usernameMax + 1}
+          autoComplete="username"
+          aria-invalid={!usernameValid}
+          aria-describedby="username-hint"
+          onChange={(event) => setUsername(event.target.value)}
+        />
+      </label>
+      <p id="username-hint" className="shell-hint">
+        {t('login.usernameHint')}
+      </p>
+      {error && (
+        <p className="shell-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="shell-button shell-button-primary" disabled={!usernameValid || busy || (!name.trim() && !cleanUsername)}>
+        {t('login.save')}
+      </button>
+      <button type="button" className="shell-button" onClick={finish}>
+        {t('login.skip')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,64 @@
+import { useEffect } from 'react';
+import {
+  chatDisplay,
+  displayName,
+  eventBus,
+  i18n,
+  isMessageEvent,
+  useAuthStore,
+  useChatsStore,
+  useContactsStore,
+  useNotificationsStore,
+  useUsersStore,
+  type FlowEvent,
+} from '@messenger/shared';
+import { playNotificationSound } from './sound';
+
+/**
+ * Turns live events into notifications per the person's settings (popup, sound, private): a new message in a
+ * chat that is not open (and whose notifications are on), a new chat, a contact who joined (spec §4).
+ */
+export function useLiveNotifications(): void {
+  useEffect(() => {
+    const notify = (item: Parameters<ReturnType<typeof useNotificationsStore.getState>['push']>[0]) => {
+      const me = useAuthStore.getState().user;
+      if (!me) return;
+      if (me.popup_notifications) useNotificationsStore.getState().push(item);
+      if (me.sound_notifications) playNotificationSound();
+    };
+
+    const onEvent = (event: FlowEvent) => {
+      const me = useAuthStore.getState().user;
+      if (!me) return;
+      const { activeChatId, chats } = useChatsStore.getState();
+      const chatOpen = (chatId: number) => activeChatId === chatId && document.visibilityState === 'visible';
+
+      if (isMessageEvent(event)) {
+        const { message, user } = event.additional_info;
+        if (message.sender_id === me.id || chatOpen(message.chat_id)) return;
+        const chat = chats.find((candidate) => candidate.id === message.chat_id);
+        if (chat && !chat.notifications) return;
+        const contacts = useContactsStore.getState().contacts;
+        const sender = displayName(contacts.find((contact) => contact.id === user.id), user);
+        const group = chat && chat.chat_type === 'group' ? chatDisplay(chat, me.id, contacts, useUsersStore.getState().profiles).name : undefined;
+        notify({
+          kind: 'message',
+          sender,
+          group,
+          avatar: user.avatar,
+          // "Private" notifications never show what was written.
+          text: me.private_notifications || message.type !== 'text' ? i18n.t('shell:notifications.newMessage') : message.text,
+          chat: { id: message.chat_id },
+        });
+      } else if (event.event_type === 'chat-created') {
+        const { chat_id, user } = (event as FlowEvent<'chat-created'>).additional_info;
+        if (user.id === me.id || chatOpen(chat_id)) return;
+        notify({ kind: 'message', text: i18n.t('shell:notifications.newChat', { name: displayName(user) }), chat: { id: chat_id } });
+      } else if (event.event_type === 'contact-joined') {
+        const { contact } = (event as FlowEvent<'contact-joined'>).additional_info;
+        notify({ kind: 'info', text: i18n.t('shell:notifications.contactJoined', { name: displayName(contact) }) });
+      }
+    };
+    return eventBus.on('event', onEvent);
+  }, []);
+}

@@ -1,0 +1,23 @@
+import { useTranslation } from 'react-i18next';
+import { config, useSearchStore } from '@messenger/shared';
+
+/** The side bar's search (spec §5: at most 120 characters; the lists match on the normalised text). */
+export function SearchBox() {
+  const { t } = useTranslation('shell');
+  const text = useSearchStore((state) => state.text);
+  const setText = useSearchStore((state) => state.setText);
+  return (
+    <input
+      type="search"
+      className="shell-search"
+      aria-label={t('sidebar.search')}
+      placeholder={t('sidebar.search')}
+      maxLength={config.searchMax}
+      value={text}
+      onChange={(event) => setText(event.target.value)}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') setText('');
+      }}
+    />
+  );
+}
