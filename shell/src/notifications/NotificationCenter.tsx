@@ -22,7 +22,7 @@ function Notification({ item }: { item: NotificationItem }) {
   const navigate = useNavigate();
   const dismiss = useNotificationsStore((state) => state.dismiss);
   const chat = item.chat;
-  const placeholder = avatarPlaceholder(item.sender ?? item.title ?? '');
+  const placeholder = avatarPlaceholder(item.sender ?? item.title ?? item.text);
   const body = (
     <>
       {item.kind === 'message' && (
