@@ -21,7 +21,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/test/**/*.ts', 'e2e/**/*.ts', '**/*.test.{ts,tsx}'],
+    files: ['server/test/**/*.ts', 'server/bench/**/*.ts', 'e2e/**/*.ts', '**/*.test.{ts,tsx}'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {

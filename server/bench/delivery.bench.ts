@@ -1,0 +1,110 @@
+// Delivery benchmark: figures, not pass/fail. A real server (in process) on a fresh database, real sockets.
+//   1. send → ack (committed) and send → live event at the recipient, sequential sends: p50/p90/p99
+//   2. throughput with 10 concurrent senders to one recipient
+//   3. resume: events replayed per second to a client that was away
+// Runs on embedded PGlite, and on PostgreSQL when one is reachable (DATABASE_URL or the local default).
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { startServer, type TestServer } from '../test/helpers/server.js';
+import { SocketProbe, chatSocketUrl, events, flowUrl, privateChat, signUp } from '../test/helpers/client.js';
+
+const SEQUENTIAL = 300;
+const SENDERS = 10;
+const PER_SENDER = 50;
+const MISSED = 2000;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function summary(samples: number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return `p50 ${percentile(sorted, 50).toFixed(2)} ms, p90 ${percentile(sorted, 90).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms`;
+}
+
+async function bench(database: string): Promise<void> {
+  process.env.TEST_DATABASE = database;
+  const server: TestServer = await startServer();
+  try {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    const flow = await SocketProbe.open(flowUrl(server, boris.token));
+    await flow.until((frames) => frames.some((frame) => frame.event_type === 'ready'));
+    const sender = await SocketProbe.open(chatSocketUrl(server, anna.token));
+
+    // 1. Sequential sends.
+    const ackTimes: number[] = [];
+    const deliveryTimes: number[] = [];
+    for (let i = 0; i < SEQUENTIAL; i += 1) {
+      const clientId = randomUUID();
+      const started = performance.now();
+      const delivered = flow
+        .until((frames) => events(frames).some((event) => event.additional_info.message?.client_id === clientId), 10_000)
+        .then(() => performance.now());
+      sender.send({ type: 'send', client_id: clientId, chat_id: chatId, text: `sequential ${i}` });
+      await sender.until((frames) => frames.some((frame) => frame.client_id === clientId), 10_000);
+      ackTimes.push(performance.now() - started);
+      deliveryTimes.push((await delivered) - started);
+    }
+
+    // 2. Concurrent senders to one recipient.
+    const others = await Promise.all(Array.from({ length: SENDERS }, () => signUp(server)));
+    const chats = await Promise.all(others.map((other) => privateChat(server, other, boris)));
+    const started = performance.now();
+    await Promise.all(
+      others.map(async (other, index) => {
+        const socket = await SocketProbe.open(chatSocketUrl(server, other.token));
+        for (let i = 0; i < PER_SENDER; i += 1) socket.send({ type: 'send', client_id: randomUUID(), chat_id: chats[index], text: `burst ${i}` });
+        await socket.until((frames) => frames.filter((frame) => frame.type === 'ack').length === PER_SENDER, 60_000);
+        socket.close();
+      }),
+    );
+    const burst = (frames: any[]) => events(frames).filter((event) => String(event.additional_info.message?.text).startsWith('burst')).length;
+    await flow.until((frames) => burst(frames) === SENDERS * PER_SENDER, 60_000);
+    const burstSeconds = (performance.now() - started) / 1000;
+    const seqs = events(flow.frames).map((event) => event.seq);
+    const gapless = seqs.every((seq, index) => index === 0 || seq === seqs[index - 1]! + 1);
+    const lastSeen = seqs.at(-1)!;
+    flow.close();
+
+    // 3. Resume after missing many events.
+    for (let i = 0; i < MISSED; i += 1) sender.send({ type: 'send', client_id: randomUUID(), chat_id: chatId, text: `missed ${i}` });
+    await sender.until((frames) => frames.filter((frame) => frame.type === 'ack').length === SEQUENTIAL + MISSED, 120_000);
+    const resumeStarted = performance.now();
+    const resumed = await SocketProbe.open(flowUrl(server, boris.token, lastSeen));
+    await resumed.until((frames) => frames.some((frame) => frame.event_type === 'ready'), 120_000);
+    const resumeSeconds = (performance.now() - resumeStarted) / 1000;
+    const replayed = events(resumed.frames).length;
+    resumed.close();
+    sender.close();
+
+    console.log(`\n${database}`);
+    console.log(`  send → ack (committed), ${SEQUENTIAL} sequential: ${summary(ackTimes)}`);
+    console.log(`  send → live event at recipient:          ${summary(deliveryTimes)}`);
+    console.log(
+      `  ${SENDERS} concurrent senders × ${PER_SENDER}: ${Math.round((SENDERS * PER_SENDER) / burstSeconds)} messages/s stored and delivered; recipient's sequence gapless: ${gapless}`,
+    );
+    console.log(`  resume after ${MISSED} missed events: ${replayed} replayed in ${resumeSeconds.toFixed(2)} s (${Math.round(replayed / resumeSeconds)} events/s)`);
+  } finally {
+    await server.close();
+  }
+}
+
+async function postgresReachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const postgresUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+process.env.TEST_POSTGRES_URL = postgresUrl;
+await bench('pglite');
+if (await postgresReachable(postgresUrl)) await bench('postgres');
+else console.log('\npostgres: skipped (nothing reachable; set DATABASE_URL)');
