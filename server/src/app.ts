@@ -22,7 +22,9 @@ import { webRoutes } from './modules/web/routes.js';
 /** Builds the whole server on an open, migrated database. Listening is the caller's business (main.ts, tests). */
 export async function buildApp(config: Config, db: Db, options: { logger?: FastifyBaseLogger } = {}): Promise<App> {
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: loggerOptions(config.logLevel) }),
+    ...(options.logger
+      ? { loggerInstance: options.logger }
+      : { logger: loggerOptions(config.logLevel, process.stdout.isTTY === true && config.nodeEnv !== 'production') }),
     trustProxy: true,
     bodyLimit: 1024 * 1024,
     // Ajv: reject unknown properties instead of silently dropping them (mass assignment gets a clear 400).

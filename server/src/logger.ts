@@ -7,10 +7,14 @@ export function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY, '$1[redacted]');
 }
 
-/** pino options: tokens in headers and query strings, codes and passwords in bodies are redacted. */
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+/**
+ * pino options: tokens in headers and query strings, codes and passwords in bodies are redacted. On a terminal
+ * outside production the lines are formatted for people (pino-pretty); otherwise they stay JSON for machines.
+ */
+export function loggerOptions(level: string, pretty = false): FastifyServerOptions['logger'] {
   return {
     level,
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.code', '*.password', '*.access_token', '*.refresh_token'],
       censor: '[redacted]',
