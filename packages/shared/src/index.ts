@@ -46,3 +46,4 @@ export { Avatar } from './ui/Avatar';
 export { Modal } from './ui/Modal';
 export { ConfirmDialog } from './ui/ConfirmDialog';
 export { PhoneField } from './ui/PhoneField';
+export { cleanUsername, isValidUsername } from './rules/username';

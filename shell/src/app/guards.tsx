@@ -46,7 +46,7 @@ function SessionGate({ children }: { children: ReactNode }) {
         <p>{error}</p>
         <button
           type="button"
-          className="shell-button"
+          className="ui-button"
           onClick={() => {
             setError(null);
             setAttempt((n) => n + 1);

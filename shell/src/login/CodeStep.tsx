@@ -77,7 +77,7 @@ export function CodeStep() {
     >
       <h2>{t('login.codeTitle')}</h2>
       <p>{t('login.codeSentTo', { phone: formatPhone(phone) })}</p>
-      <label className="shell-field">
+      <label className="ui-field">
         <span>{t('login.code')}</span>
         <input
           className="shell-code-input"
@@ -96,19 +96,19 @@ export function CodeStep() {
         />
       </label>
       {error && (
-        <p className="shell-error" role="alert">
+        <p className="ui-error" role="alert">
           {error}
         </p>
       )}
       {notice && (
-        <p className="shell-hint" role="status">
+        <p className="ui-hint" role="status">
           {notice}
         </p>
       )}
-      <button type="submit" className="shell-button shell-button-primary" disabled={code.length !== config.codeLength || busy}>
+      <button type="submit" className="ui-button ui-button-primary" disabled={code.length !== config.codeLength || busy}>
         {t('login.signIn')}
       </button>
-      <button type="button" className="shell-button" onClick={resend} disabled={secondsLeft > 0}>
+      <button type="button" className="ui-button" onClick={resend} disabled={secondsLeft > 0}>
         {secondsLeft > 0 ? t('login.resendIn', { seconds: secondsLeft }) : t('login.resend')}
       </button>
       <button type="button" className="shell-link-button" onClick={reset}>

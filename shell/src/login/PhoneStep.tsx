@@ -48,16 +48,16 @@ export function PhoneStep() {
         autoFocus
       />
       {showInvalid && (
-        <p id="phone-hint" className="shell-hint">
+        <p id="phone-hint" className="ui-hint">
           {t('login.phoneInvalid')}
         </p>
       )}
       {error && (
-        <p className="shell-error" role="alert">
+        <p className="ui-error" role="alert">
           {error}
         </p>
       )}
-      <button type="submit" className="shell-button shell-button-primary" disabled={!e164 || busy}>
+      <button type="submit" className="ui-button ui-button-primary" disabled={!e164 || busy}>
         {t('login.continue')}
       </button>
     </form>

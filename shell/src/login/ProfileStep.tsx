@@ -1,10 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { ApiError, config, errorText, userApi } from '@messenger/shared';
+import { ApiError, cleanUsername, config, errorText, isValidUsername, userApi } from '@messenger/shared';
 import { useLoginStore } from './useLoginStore';
-
-const USERNAME = /^[A-Za-z][A-Za-z0-9_]{2,59}$/;
 
 /** Step 3, new accounts only: name and username, both optional (Skip goes straight to the chats). */
 export function ProfileStep() {
@@ -15,8 +13,8 @@ export function ProfileStep() {
   const [username, setUsername] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const cleanUsername = username.trim().replace(/^@/, '');
-  const usernameValid = cleanUsername === '' || USERNAME.test(cleanUsername);
+  const cleaned = cleanUsername(username);
+  const usernameValid = isValidUsername(cleaned);
 
   const finish = () => {
     reset();
@@ -29,7 +27,7 @@ export function ProfileStep() {
     setBusy(true);
     setError(null);
     try {
-      await userApi.edit({ name: name.trim(), ...(cleanUsername ? { username: cleanUsername } : {}) });
+      await userApi.edit({ name: name.trim(), ...(cleaned ? { username: cleaned } : {}) });
       finish();
     } catch (failure) {
       setError(failure instanceof ApiError && failure.status === 409 ? t('login.usernameTaken') : errorText(failure, 'shell:login.error'));
@@ -42,11 +40,11 @@ export function ProfileStep() {
     <form className="shell-form" onSubmit={save} noValidate>
       <h2>{t('login.profileTitle')}</h2>
       <p>{t('login.profileSubtitle')}</p>
-      <label className="shell-field">
+      <label className="ui-field">
         <span>{t('login.name')}</span>
         <input value={name} maxLength={config.nameMax} autoComplete="name" onChange={(event) => setName(event.target.value)} autoFocus />
       </label>
-      <label className="shell-field">
+      <label className="ui-field">
         <span>{t('login.username')}</span>
         <input
           value={username}
@@ -57,18 +55,18 @@ export function ProfileStep() {
           onChange={(event) => setUsername(event.target.value)}
         />
       </label>
-      <p id="username-hint" className="shell-hint">
+      <p id="username-hint" className="ui-hint">
         {t('login.usernameHint')}
       </p>
       {error && (
-        <p className="shell-error" role="alert">
+        <p className="ui-error" role="alert">
           {error}
         </p>
       )}
-      <button type="submit" className="shell-button shell-button-primary" disabled={!usernameValid || busy || (!name.trim() && !cleanUsername)}>
+      <button type="submit" className="ui-button ui-button-primary" disabled={!usernameValid || busy || (!name.trim() && !cleaned)}>
         {t('login.save')}
       </button>
-      <button type="button" className="shell-button" onClick={finish}>
+      <button type="button" className="ui-button" onClick={finish}>
         {t('login.skip')}
       </button>
     </form>

@@ -28,7 +28,7 @@ export function RemoteFallback({ onRetry }: { onRetry: () => void }) {
   return (
     <div className="shell-remote-fallback" role="alert">
       <p>{t('remote.failed')}</p>
-      <button type="button" className="shell-button" onClick={onRetry}>
+      <button type="button" className="ui-button" onClick={onRetry}>
         {t('remote.retry')}
       </button>
     </div>

@@ -5,6 +5,7 @@ import {
   Modal,
   PhoneField,
   ServerStrings,
+  cleanUsername,
   config,
   errorText,
   guessCountry,
@@ -35,9 +36,9 @@ export function AddContactModal({ onClose, initial }: AddContactModalProps) {
   const [busy, setBusy] = useState(false);
 
   const e164 = toE164(phone, country);
-  const cleanUsername = username.trim().replace(/^@/, '');
+  const cleaned = cleanUsername(username);
   const ownPhone = e164 !== null && e164 === myPhone;
-  const disabled = busy || (!e164 && !cleanUsername) || !name.trim() || ownPhone;
+  const disabled = busy || (!e164 && !cleaned) || !name.trim() || ownPhone;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -48,7 +49,7 @@ export function AddContactModal({ onClose, initial }: AddContactModalProps) {
       const result = await useContactsStore.getState().add({
         ...(e164 ? { user_phone: e164 } : {}),
         name: name.trim(),
-        ...(cleanUsername ? { username: cleanUsername } : {}),
+        ...(cleaned ? { username: cleaned } : {}),
       });
       if (result.added) {
         useNotificationsStore.getState().push({ kind: 'success', text: t('addContact.added') });

@@ -1,8 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, config, errorText, useAuthStore, useNotificationsStore, userApi, type Me } from '@messenger/shared';
-
-const USERNAME = /^[A-Za-z][A-Za-z0-9_]{2,59}$/;
+import { ApiError, cleanUsername, config, errorText, isValidUsername, useAuthStore, useNotificationsStore, userApi, type Me } from '@messenger/shared';
 
 export function EditProfileForm({ user, onDone }: { user: Me; onDone: () => void }) {
   const { t } = useTranslation('messenger');
@@ -10,9 +8,9 @@ export function EditProfileForm({ user, onDone }: { user: Me; onDone: () => void
   const [username, setUsername] = useState(user.username ?? '');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const cleanUsername = username.trim().replace(/^@/, '');
-  const usernameValid = cleanUsername === '' || USERNAME.test(cleanUsername);
-  const changed = name.trim() !== user.name || cleanUsername !== (user.username ?? '');
+  const cleaned = cleanUsername(username);
+  const usernameValid = isValidUsername(cleaned);
+  const changed = name.trim() !== user.name || cleaned !== (user.username ?? '');
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -20,7 +18,7 @@ export function EditProfileForm({ user, onDone }: { user: Me; onDone: () => void
     setBusy(true);
     setError(null);
     try {
-      const updated = await userApi.edit({ name: name.trim(), username: cleanUsername || null });
+      const updated = await userApi.edit({ name: name.trim(), username: cleaned || null });
       useAuthStore.getState().setUser(updated);
       useNotificationsStore.getState().push({ kind: 'success', text: t('profile.saved') });
       onDone();

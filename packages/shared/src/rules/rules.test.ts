@@ -3,6 +3,7 @@ import { avatarPlaceholder, AVATAR_GRADIENTS } from './avatar';
 import { filterContacts, normalizeSearch } from './search';
 import { formatListTime } from './time';
 import { formatPhoneAsYouType, sanitizePhoneInput, toE164, guessCountry } from './phone';
+import { cleanUsername, isValidUsername } from './username';
 import type { Contact } from '../model/types';
 
 describe('display name (spec §3)', () => {
@@ -94,5 +95,18 @@ describe('phone rules (spec §5)', () => {
   it('guesses the country from the browser languages', () => {
     expect(guessCountry(['de-DE', 'en'])).toBe('DE');
     expect(guessCountry(['fr'])).toBe('US');
+  });
+});
+
+describe('usernames', () => {
+  it('drops a leading @ and accepts a letter then letters, digits or underscores, 3–60 long', () => {
+    expect(cleanUsername('  @anna_1 ')).toBe('anna_1');
+    expect(isValidUsername('anna_1')).toBe(true);
+    expect(isValidUsername('')).toBe(true);
+    expect(isValidUsername('1anna')).toBe(false);
+    expect(isValidUsername('an')).toBe(false);
+    expect(isValidUsername('a b c')).toBe(false);
+    expect(isValidUsername(`a${'b'.repeat(59)}`)).toBe(true);
+    expect(isValidUsername(`a${'b'.repeat(60)}`)).toBe(false);
   });
 });
