@@ -25,7 +25,7 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
     ...(options.logger
       ? { loggerInstance: options.logger }
       : { logger: loggerOptions(config.logLevel, process.stdout.isTTY === true && config.nodeEnv !== 'production') }),
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Ajv: reject unknown properties instead of silently dropping them (mass assignment gets a clear 400).
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },

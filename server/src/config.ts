@@ -42,6 +42,11 @@ export interface Config {
   eventLogRetentionDays: number;
   /** Origin for links we hand out (invite links); taken from each request when not set. */
   publicUrl: string | undefined;
+  /**
+   * Whether X-Forwarded-* headers are believed (only behind a proxy that sets them): otherwise anyone could
+   * choose their own address and slip past the per-address limits.
+   */
+  trustProxy: boolean;
   otp: {
     ttlSeconds: number;
     maxAttempts: number;
@@ -86,6 +91,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!parsed?.isValid()) throw new ConfigError(`ADMIN_PHONES holds an invalid E.164 number: "${phone}"`);
     return parsed.number;
   });
+  const publicUrl = env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined;
+  if (provider === 'http' && !publicUrl) {
+    // Invitations are texted to real phones; their link must not come from a request's Host header.
+    throw new ConfigError('A real SMS provider needs PUBLIC_URL (the origin people reach us at, e.g. https://chat.example.com)');
+  }
   const jwtSecret = env.JWT_SECRET || undefined;
   if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
 
@@ -117,7 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientRoot: resolve(env.CLIENT_ROOT || repoRoot),
     remotes,
     eventLogRetentionDays: int(env, 'EVENT_LOG_RETENTION_DAYS', 30, 1),
-    publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
+    publicUrl,
+    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     otp: {
       ttlSeconds: 5 * 60,
       maxAttempts: 5,

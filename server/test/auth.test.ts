@@ -102,6 +102,23 @@ describe('sign-in by phone', () => {
     assert.equal(right.body.error, 'code_attempts_exceeded');
   });
 
+  it('caps codes per address, and a forged X-Forwarded-For does not get around it', async () => {
+    const capped = await startServer({ OTP_PER_IP_PER_HOUR: '2' });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i += 1) {
+        const response = await request(capped, 'POST', '/auth/send-code', {
+          body: { phone: randomPhone() },
+          headers: { 'x-forwarded-for': `203.0.113.${i}` },
+        });
+        statuses.push(response.status);
+      }
+      assert.deepEqual(statuses, [200, 200, 429]);
+    } finally {
+      await capped.close();
+    }
+  });
+
   it('rejects malformed codes before looking', async () => {
     const response = await request(server, 'POST', '/auth/sign-in', { body: { phone: randomPhone(), code: '12ab56' } });
     assert.equal(response.status, 400);
@@ -214,11 +231,13 @@ describe('tokens', () => {
 describe('SMS providers', () => {
   it('the server refuses to start with the dev provider in production', () => {
     assert.throws(() => loadConfig({ NODE_ENV: 'production' }), ConfigError);
-    assert.doesNotThrow(() => loadConfig({ NODE_ENV: 'production', SMS_HTTP_URL: 'http://127.0.0.1:9/sms' }));
+    assert.doesNotThrow(() => loadConfig({ NODE_ENV: 'production', SMS_HTTP_URL: 'http://127.0.0.1:9/sms', PUBLIC_URL: 'https://chat.example' }));
+    // Invitation texts go to real phones: their link must come from configuration, never from a Host header.
+    assert.throws(() => loadConfig({ SMS_HTTP_URL: 'http://127.0.0.1:9/sms' }), /PUBLIC_URL/);
   });
 
   it('the dev outbox route exists only with the dev provider', async () => {
-    const server = await startServer({ SMS_HTTP_URL: 'http://127.0.0.1:9/sms' });
+    const server = await startServer({ SMS_HTTP_URL: 'http://127.0.0.1:9/sms', PUBLIC_URL: 'https://chat.example' });
     try {
       assert.equal((await request(server, 'GET', '/dev/sms?phone=%2B4915112345678')).status, 404);
       const refused = await request(server, 'POST', '/auth/send-code', { body: { phone: randomPhone() } });
@@ -253,7 +272,11 @@ describe('SMS providers', () => {
 
       // End to end: a server configured with this gateway texts the code there.
       status = 200;
-      const server = await startServer({ SMS_HTTP_URL: `http://127.0.0.1:${port}/sms`, SMS_HTTP_TOKEN: 'secret-token' });
+      const server = await startServer({
+        SMS_HTTP_URL: `http://127.0.0.1:${port}/sms`,
+        SMS_HTTP_TOKEN: 'secret-token',
+        PUBLIC_URL: 'https://chat.example',
+      });
       try {
         const phone = randomPhone();
         assert.equal((await request(server, 'POST', '/auth/send-code', { body: { phone } })).status, 200);
