@@ -2,9 +2,10 @@ import { defineConfig } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ADMIN_PHONE } from './tests/fixtures';
 
 const port = Number(process.env.E2E_PORT ?? 18_080);
-export const baseURL = `http://localhost:${port}`;
+const baseURL = `http://localhost:${port}`;
 // A fresh embedded database per run: tests never see each other's leftovers from an earlier run.
 const dataDir = mkdtempSync(join(tmpdir(), 'msgr-e2e-'));
 
@@ -42,6 +43,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       OTP_PER_IP_PER_HOUR: '10000',
+      ADMIN_PHONES: ADMIN_PHONE,
     },
   },
 });

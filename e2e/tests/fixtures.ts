@@ -1,6 +1,9 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { randomInt } from 'node:crypto';
 
+/** The phone of the run's top admin (the server gets it as ADMIN_PHONES). */
+export const ADMIN_PHONE = '+4915100000999';
+
 /** A valid mobile number nobody else in this run has. */
 export function newPhone(): string {
   return `+49151${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
