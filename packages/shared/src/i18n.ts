@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import type { Language } from './config';
 import { ApiError } from './api/errors';
-import { SERVER_STRING_KEYS } from './rules/server-strings';
+import { ERROR_CODE_KEYS, SERVER_STRING_KEYS } from './rules/server-strings';
 import en from './locales/en.json';
 import ru from './locales/ru.json';
 import tr from './locales/tr.json';
@@ -26,13 +26,13 @@ export function addTranslations(namespace: string, resources: Record<Language, o
 }
 
 /**
- * The text to show for a failure: a spec §8 server string in the person's language, else the server's own
- * message, else the given fallback key.
+ * The text to show for a failure: a spec §8 server string or a well-known error code in the person's language,
+ * else the server's own message, else the given fallback key.
  */
 export function errorText(error: unknown, fallbackKey: string): string {
   if (error instanceof ApiError) {
     if (error.isNetworkError) return i18n.t('common:errors.network');
-    const key = SERVER_STRING_KEYS[error.message];
+    const key = SERVER_STRING_KEYS[error.message] ?? ERROR_CODE_KEYS[error.code];
     if (key) return i18n.t(`common:${key}`);
     if (error.status === 429) return i18n.t('common:errors.tooManyRequests', { seconds: error.retryAfterSeconds ?? 60 });
     if (error.message) return error.message;

@@ -39,7 +39,7 @@ export {
   formatPhone,
   type CountryCode,
 } from './rules/phone';
-export { ServerStrings, SERVER_STRING_KEYS } from './rules/server-strings';
+export { ServerStrings, SERVER_STRING_KEYS, ERROR_CODE_KEYS } from './rules/server-strings';
 export { i18n, addTranslations, errorText } from './i18n';
 export { chatDisplay, type ChatDisplay } from './rules/chat-display';
 export { Avatar } from './ui/Avatar';

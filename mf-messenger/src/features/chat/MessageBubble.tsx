@@ -50,7 +50,7 @@ function SendState({ message }: { message: ChatMessage }) {
     );
   }
   return (
-    <span className="msg-state" aria-label={t('chat.sent')}>
+    <span className="msg-state" role="img" aria-label={t('chat.sent')}>
       ✓
     </span>
   );

@@ -19,3 +19,13 @@ export const SERVER_STRING_KEYS: Record<string, string> = {
   [ServerStrings.cannotAddContact]: 'serverErrors.cannotAddContact',
   [ServerStrings.contactExists]: 'serverErrors.contactExists',
 };
+
+/** Translation keys (namespace `common`) for the server's error codes that people meet often. */
+export const ERROR_CODE_KEYS: Record<string, string> = {
+  code_invalid: 'serverErrors.codeInvalid',
+  code_expired: 'serverErrors.codeExpired',
+  code_attempts_exceeded: 'serverErrors.codeAttempts',
+  invalid_phone: 'serverErrors.invalidPhone',
+  sms_failed: 'serverErrors.smsFailed',
+  message_too_long: 'serverErrors.messageTooLong',
+};
