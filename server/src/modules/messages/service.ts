@@ -1,6 +1,7 @@
 import type { Services } from '../../services.js';
 import { ServerStrings, badRequest, forbidden } from '../../http/errors.js';
-import { findUserById, publicProfiles } from '../users/repository.js';
+import { findUserById } from '../users/repository.js';
+import { toPublic } from '../users/model.js';
 import { MESSAGE_COLUMNS, type MessageRow, type MessageView, toMessage } from '../chats/model.js';
 import { requireMembership } from '../chats/repository.js';
 
@@ -31,12 +32,10 @@ export class MessagesService {
     if (!text) throw badRequest('A message cannot be empty', 'empty_message');
     if (text.length > TEXT_MAX) throw badRequest(`A message can be at most ${TEXT_MAX} characters`, 'message_too_long');
     const db = this.services.db;
-    const duplicate = await this.findByClientId(senderId, input.client_id);
-    if (duplicate) return { message: duplicate, created: false };
-
     const sender = await findUserById(db, senderId);
     if (!sender || sender.deleted) throw forbidden(ServerStrings.noSuchUser, 'no_such_user');
     if (sender.is_muted) throw forbidden(ServerStrings.muted, 'muted');
+    const user = toPublic(sender, { showPhone: false });
 
     const message = await db.transaction(async (tx) => {
       const members = await requireMembership(tx, senderId, input.chat_id);
@@ -45,7 +44,7 @@ export class MessagesService {
          ON CONFLICT (sender_id, client_id) DO NOTHING RETURNING ${MESSAGE_COLUMNS}`,
         [input.chat_id, senderId, input.client_id, text],
       );
-      if (!row) return null; // a concurrent retry of the same message won the race
+      if (!row) return null; // sent before (a retry): the stored one is answered, nothing is told again
       const message = toMessage(row);
       await tx.query('UPDATE chats SET last_message_id = $2, last_message_at = $3 WHERE id = $1', [
         input.chat_id,
@@ -59,7 +58,6 @@ export class MessagesService {
          WHERE chat_id = $1`,
         [input.chat_id, senderId, message.id],
       );
-      const [user] = await publicProfiles(tx, 0, 0, [senderId]);
       await this.services.events.append(tx, members, message.type, {
         chat_id: input.chat_id,
         message_id: message.id,
