@@ -17,6 +17,7 @@ import { callsRoutes } from './modules/calls/routes.js';
 import { statsRoutes } from './modules/stats/routes.js';
 import { flowRoutes } from './modules/realtime/routes.js';
 import { devRoutes } from './modules/dev/routes.js';
+import { filesRoutes } from './modules/files/routes.js';
 import { webRoutes } from './modules/web/routes.js';
 
 /** Builds the whole server on an open, migrated database. Listening is the caller's business (main.ts, tests). */
@@ -47,6 +48,7 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
       await api.register(contactsRoutes);
       await api.register(chatsRoutes);
       await api.register(messagesRoutes);
+      await api.register(filesRoutes);
       await api.register(callsRoutes);
       await api.register(statsRoutes);
       await api.register(flowRoutes);
@@ -56,5 +58,10 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
     { prefix: '/api' },
   );
   await app.register(webRoutes);
+
+  // Expired messages are deleted from the start (what expired while the server was down goes first) until close.
+  const expiry = app.services.expiry;
+  app.addHook('onReady', async () => expiry.start());
+  app.addHook('onClose', async () => expiry.stop());
   return app;
 }

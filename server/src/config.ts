@@ -16,8 +16,10 @@ export interface Config {
   host: string;
   port: number;
   logLevel: string;
-  /** Folder for the embedded database and, later, uploaded files. */
+  /** Folder for the embedded database and, by default, uploaded files. */
   dataDir: string;
+  /** Where uploaded files are kept (FILES_DIR; `DATA_DIR/files` by default). */
+  filesDir: string;
   /** Real PostgreSQL when set; embedded PGlite in dataDir otherwise. */
   databaseUrl: string | undefined;
   /** Secret for access tokens and code hashes; generated and kept in the database when not given. */
@@ -47,6 +49,10 @@ export interface Config {
    * choose their own address and slip past the per-address limits.
    */
   trustProxy: boolean;
+  /** Guest accounts (made by following an invite link signed out) one address may create per hour. */
+  guestsPerIpPerHour: number;
+  /** How often expired messages are swept, in milliseconds (EXPIRY_SWEEP_MS; 0 = only on demand). */
+  expirySweepMs: number;
   otp: {
     ttlSeconds: number;
     maxAttempts: number;
@@ -105,12 +111,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return { name, manifest: env[variable] || `/remotes/${name}/mf-manifest.json` };
   });
 
+  const dataDir = resolve(env.DATA_DIR || join(repoRoot, 'data'));
+
   return {
     nodeEnv,
     host: env.HOST || '0.0.0.0',
     port: int(env, 'PORT', 8080),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'warn' : 'info'),
-    dataDir: resolve(env.DATA_DIR || join(repoRoot, 'data')),
+    dataDir,
+    filesDir: resolve(env.FILES_DIR || join(dataDir, 'files')),
     databaseUrl: env.DATABASE_URL || undefined,
     jwtSecret,
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 15 * 60, 5),
@@ -129,6 +138,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventLogRetentionDays: int(env, 'EVENT_LOG_RETENTION_DAYS', 30, 1),
     publicUrl,
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    guestsPerIpPerHour: int(env, 'GUESTS_PER_IP_PER_HOUR', 20, 1),
+    expirySweepMs: int(env, 'EXPIRY_SWEEP_MS', 1000, 0),
     otp: {
       ttlSeconds: 5 * 60,
       maxAttempts: 5,

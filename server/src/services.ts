@@ -4,10 +4,13 @@ import type { Db } from './db/index.js';
 import { EventBus } from './events/bus.js';
 import { EventLog } from './events/log.js';
 import { AccessTokens } from './security/access-tokens.js';
+import { MediaTokens } from './security/media-tokens.js';
 import { loadSecrets, type Secrets } from './security/secrets.js';
 import type { SmsProvider } from './modules/auth/sms/provider.js';
 import { DevSmsProvider } from './modules/auth/sms/dev.js';
 import { HttpSmsProvider } from './modules/auth/sms/http.js';
+import { LocalDiskStorage, type FileStorage } from './modules/files/storage.js';
+import { ExpirySweeper } from './modules/messages/expiry.js';
 
 /** What the route plugins share, decorated onto the Fastify instance rather than imported as globals. */
 export interface Services {
@@ -17,6 +20,11 @@ export interface Services {
   events: EventLog;
   secrets: Secrets;
   accessTokens: AccessTokens;
+  mediaTokens: MediaTokens;
+  /** Where uploaded files live (local disk by default). */
+  storage: FileStorage;
+  /** Deletes expired messages; started and stopped with the app, `sweep()` runs one on demand. */
+  expiry: ExpirySweeper;
   sms: SmsProvider;
   /** Present only while the development SMS provider is active (it owns the outbox). */
   devSms: DevSmsProvider | undefined;
@@ -29,13 +37,17 @@ export async function createServices(config: Config, db: Db, logger: FastifyBase
   const sms =
     devSms ??
     new HttpSmsProvider({ url: config.sms.httpUrl!, token: config.sms.httpToken, sender: config.sms.httpSender });
+  const events = new EventLog(db, bus);
   return {
     config,
     db,
     bus,
-    events: new EventLog(db, bus),
+    events,
     secrets,
     accessTokens: new AccessTokens(secrets.jwtKey, config.accessTokenTtlSeconds),
+    mediaTokens: new MediaTokens(secrets.mediaKey),
+    storage: new LocalDiskStorage(config.filesDir),
+    expiry: new ExpirySweeper(db, events, logger, config.expirySweepMs),
     sms,
     devSms,
   };

@@ -199,3 +199,28 @@ describe('private chats', () => {
     assert.equal(stats.body.new_users, count);
   });
 });
+
+describe('search in a chat', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.close());
+
+  it('finds messages by text, case-insensitively, newest first, for members only', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const eve = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    const ids: number[] = [];
+    for (const text of ['Lunch at noon?', 'no', 'LUNCH is great', '100% sure', 'under_score']) ids.push((await sendText(server, anna, chatId, text)).message.id);
+    const hits = await request(server, 'GET', `/chat/search?chat_id=${chatId}&query=lunch`, { token: boris.token });
+    assert.deepEqual(hits.body.message_ids, [ids[2], ids[0]]);
+    // LIKE wildcards in the query are taken literally.
+    assert.deepEqual((await request(server, 'GET', `/chat/search?chat_id=${chatId}&query=${encodeURIComponent('%')}`, { token: boris.token })).body.message_ids, [ids[3]]);
+    assert.deepEqual((await request(server, 'GET', `/chat/search?chat_id=${chatId}&query=_`, { token: boris.token })).body.message_ids, [ids[4]]);
+    assert.deepEqual((await request(server, 'GET', `/chat/search?chat_id=${chatId}&query=%20`, { token: boris.token })).body.message_ids, []);
+    const refused = await request(server, 'GET', `/chat/search?chat_id=${chatId}&query=lunch`, { token: eve.token });
+    assert.equal(refused.status, 404);
+  });
+});

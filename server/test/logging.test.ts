@@ -30,7 +30,7 @@ describe('logs', () => {
     await app.listen({ host: '127.0.0.1', port: 0 });
     const port = (app.server.address() as { port: number }).port;
     const url = `http://127.0.0.1:${port}`;
-    server = { url, wsUrl: url.replace('http', 'ws'), app, db, config, close: async () => undefined };
+    server = { url, wsUrl: url.replace('http', 'ws'), app, db, config, restart: async () => undefined, close: async () => undefined };
   });
   after(async () => {
     await app.close();
@@ -45,7 +45,14 @@ describe('logs', () => {
     await flow.until((frames) => frames.length > 0);
     flow.close();
     await request(server, 'GET', `/user/find?query=x&token=${person.token}`, { token: person.token });
+    // Media URLs carry their token in the query too.
+    const path = '2024/01/0123456789abcdef0123456789abcdef.png';
+    const media = await app.services.mediaTokens.issue(person.id, path);
+    await fetch(`${server.url}/api/receive/${path}?token=${media}`);
+    await fetch(`${server.url}/api/specific/file?token=${media}&path=${encodeURIComponent(path)}`);
     const all = lines.join('');
+    assert.ok(all.includes('/api/receive/'), 'media requests are logged');
+    assert.ok(!all.includes(media), 'a media token reached the log');
     assert.ok(all.includes('/api/user/flow'), 'requests are logged');
     for (const secret of [person.token, person.refresh, refreshed.body.jwt_info.refresh_token, refreshed.body.jwt_info.access_token]) {
       assert.ok(!all.includes(secret), 'a token reached the log');

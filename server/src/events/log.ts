@@ -46,6 +46,17 @@ export class EventLog {
     }
   }
 
+  /**
+   * Takes, in id order, the row locks `append` would take one by one. A transaction that appends to several
+   * different sets of people (one event per recipient, several chats) calls this first with all of them, so that
+   * its locks are taken in the same global order as everybody else's and two such transactions cannot deadlock.
+   */
+  async lockRecipients(tx: Tx, userIds: Iterable<number>): Promise<void> {
+    const ids = [...new Set(userIds)].sort((a, b) => a - b);
+    if (ids.length === 0) return;
+    await tx.query('SELECT id FROM users WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE', [ids]);
+  }
+
   async head(userId: number, from: Queryable = this.db): Promise<number> {
     const rows = await from.query<{ last_seq: number }>('SELECT last_seq FROM users WHERE id = $1', [userId]);
     return rows[0]?.last_seq ?? 0;

@@ -2,8 +2,10 @@ import { createHash, hkdfSync, randomBytes, randomInt } from 'node:crypto';
 import type { Db } from '../db/index.js';
 
 export interface Secrets {
-  /** HMAC key for access (and later media) JWTs. */
+  /** HMAC key for access JWTs. */
   jwtKey: Uint8Array;
+  /** HMAC key for media JWTs: a separate key, so neither kind of token can ever pass for the other. */
+  mediaKey: Uint8Array;
   /** HMAC key for one-time code hashes. */
   otpKey: Buffer;
 }
@@ -15,7 +17,11 @@ export interface Secrets {
 export async function loadSecrets(db: Db, configured: string | undefined): Promise<Secrets> {
   const master = configured ?? (await storedMaster(db));
   const derive = (purpose: string) => Buffer.from(hkdfSync('sha256', master, 'messenger', purpose, 32));
-  return { jwtKey: new Uint8Array(derive('access-jwt')), otpKey: derive('otp-hmac') };
+  return {
+    jwtKey: new Uint8Array(derive('access-jwt')),
+    mediaKey: new Uint8Array(derive('media-jwt')),
+    otpKey: derive('otp-hmac'),
+  };
 }
 
 async function storedMaster(db: Db): Promise<string> {

@@ -162,3 +162,61 @@ export async function sendText(server: TestServer, person: Person, chatId: numbe
 export function events(frames: any[]): any[] {
   return frames.filter((frame) => typeof frame.seq === 'number');
 }
+
+/** Opens a person's live-event socket and waits until it is caught up (`ready`). */
+export async function openFlow(server: TestServer, person: Person): Promise<SocketProbe> {
+  const flow = await SocketProbe.open(flowUrl(server, person.token));
+  await flow.until((frames) => frames.some((frame) => frame.event_type === 'ready'));
+  return flow;
+}
+
+/** Sends any `send` frame (fields besides type and client id are the caller's) and returns the ack or error. */
+export async function sendFrame(server: TestServer, person: Person, frame: Record<string, unknown>): Promise<any> {
+  const clientId = (frame.client_id as string | undefined) ?? randomUUID();
+  const socket = await SocketProbe.open(chatSocketUrl(server, person.token));
+  try {
+    socket.send({ type: 'send', client_id: clientId, ...frame });
+    const frames = await socket.until((all) => all.some((reply) => reply.client_id === clientId));
+    return frames.find((reply) => reply.client_id === clientId);
+  } finally {
+    socket.close();
+  }
+}
+
+/** The first bytes of a real PNG, then filler: enough for the server's type check. */
+export function pngBytes(size = 64): Buffer {
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, Buffer.alloc(Math.max(0, size - signature.length), 7)]);
+}
+
+/** Uploads one file the way a browser does (multipart, field `file`). */
+export async function upload(
+  server: TestServer,
+  person: Person | undefined,
+  file: { name?: string; type?: string; data?: Buffer | string } = {},
+  field = 'file',
+): Promise<HttpResult> {
+  const form = new FormData();
+  const data = file.data ?? pngBytes();
+  form.append(field, new Blob([typeof data === 'string' ? data : new Uint8Array(data)], { type: file.type ?? 'image/png' }), file.name ?? 'picture.png');
+  const response = await fetch(`${server.url}/api/file/upload`, {
+    method: 'POST',
+    headers: person ? { authorization: `Bearer ${person.token}` } : {},
+    body: form,
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Media tokens for paths (those the person may see). */
+export async function mediaTokens(server: TestServer, person: Person, paths: string[]): Promise<Record<string, string>> {
+  const response = await request(server, 'POST', '/file/tokens', { token: person.token, body: { paths } });
+  if (response.status !== 200) throw new Error(`file/tokens ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.tokens;
+}
+
+/** Waits for a flow event matching `predicate` and returns it. */
+export async function nextEvent(flow: SocketProbe, predicate: (event: any) => boolean, timeoutMs = 5000): Promise<any> {
+  const frames = await flow.until((all) => events(all).some(predicate), timeoutMs);
+  return events(frames).find(predicate);
+}

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openDatabase, type Db } from '../../src/db/index.js';
@@ -11,6 +14,11 @@ export interface TestServer {
   app: App;
   db: Db;
   config: Config;
+  /**
+   * Stops the app (not the database), runs `whileDown`, then starts a new app over the same database and
+   * files, on a new port: what happens at start-up can be tested.
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,8 +49,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
       await client.end();
     };
   }
+  // Uploaded files go to a folder of this server's own, removed when it closes.
+  const filesDir = await mkdtemp(join(tmpdir(), 'msgr-files-'));
   const config = loadConfig({
     NODE_ENV: 'test',
+    FILES_DIR: filesDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     OTP_PER_IP_PER_HOUR: '100000',
     CLIENT_ROOT: '/nonexistent',
@@ -51,21 +62,29 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   });
   // In-memory PGlite: nothing to clean up, nothing shared between servers.
   const db = await openDatabase({ databaseUrl, dataDir: undefined });
-  const app = await buildApp(config, db);
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  const url = `http://127.0.0.1:${address.port}`;
-  return {
-    url,
-    wsUrl: url.replace('http', 'ws'),
-    app,
+  const listen = async () => {
+    const app = await buildApp(config, db);
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no address');
+    const url = `http://127.0.0.1:${address.port}`;
+    return { app, url, wsUrl: url.replace('http', 'ws') };
+  };
+  const server: TestServer = {
+    ...(await listen()),
     db,
     config,
+    async restart(whileDown) {
+      await server.app.close();
+      await whileDown?.();
+      Object.assign(server, await listen());
+    },
     async close() {
-      await app.close();
+      await server.app.close();
       await db.close();
       await dropDatabase?.();
+      await rm(filesDir, { recursive: true, force: true });
     },
   };
+  return server;
 }

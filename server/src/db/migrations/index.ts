@@ -1,4 +1,5 @@
 import { initial } from './001-initial.js';
+import { groupsFiles } from './002-groups-files.js';
 
 export interface Migration {
   version: number;
@@ -7,4 +8,4 @@ export interface Migration {
 }
 
 /** Every migration ever shipped, oldest first. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [initial];
+export const migrations: Migration[] = [initial, groupsFiles];

@@ -12,7 +12,7 @@ import { SmsDeliveryError } from './sms/provider.js';
 import { toE164 } from './phone.js';
 
 /** Length of a user's invite code, the last part of `{host}/link/{code}`. */
-const INVITE_CODE_LENGTH = 10;
+export const INVITE_CODE_LENGTH = 10;
 /** The top admin role of spec §6, given to the phones in ADMIN_PHONES. */
 const TOP_ADMIN_ROLE = 3;
 
@@ -35,6 +35,12 @@ export class AuthService {
     const phone = requirePhone(rawPhone);
     const existing = await findUserByPhone(this.services.db, phone);
     if (existing?.blocked) throw forbidden(ServerStrings.banned, 'banned');
+    await this.deliverCode(phone, ip);
+    return { is_manager: (existing?.role ?? 0) >= 1, resend_after: this.services.config.otp.resendSeconds };
+  }
+
+  /** Makes a code for `phone` (with every limit of sign-in) and texts it; a code that cannot be sent is dropped. */
+  async deliverCode(phone: string, ip: string): Promise<void> {
     const code = await this.otp.create(phone, ip);
     try {
       await this.services.sms.send(phone, `Your Messenger code: ${code}. Do not share it with anyone.`);
@@ -43,7 +49,6 @@ export class AuthService {
       if (error instanceof SmsDeliveryError) throw new HttpError(502, 'sms_failed', 'The code could not be sent; try again');
       throw error;
     }
-    return { is_manager: (existing?.role ?? 0) >= 1, resend_after: this.services.config.otp.resendSeconds };
   }
 
   async signIn(rawPhone: string, code: string, inviteCode: string | undefined): Promise<SignInResult> {
@@ -58,13 +63,18 @@ export class AuthService {
       if (!user) user = await this.createUser(tx, phone, inviteCode);
       if (user.deleted) throw forbidden(ServerStrings.noSuchUser, 'no_such_user');
       if (user.blocked) throw forbidden(ServerStrings.banned, 'banned');
-      if (this.services.config.adminPhones.includes(phone) && user.role < TOP_ADMIN_ROLE) {
-        await tx.query('UPDATE users SET role = $2 WHERE id = $1', [user.id, TOP_ADMIN_ROLE]);
-        user.role = TOP_ADMIN_ROLE;
-      }
+      await this.applyAdminPhone(tx, user);
       const jwtInfo = await this.sessions.start(tx, user.id, user.role);
       return { jwt_info: jwtInfo, is_new_user: isNew };
     });
+  }
+
+  /** Phones listed in ADMIN_PHONES make their owner a top admin (role 3) when they sign in or verify it. */
+  async applyAdminPhone(tx: Tx, user: UserRow): Promise<void> {
+    if (user.phone && this.services.config.adminPhones.includes(user.phone) && user.role < TOP_ADMIN_ROLE) {
+      await tx.query('UPDATE users SET role = $2 WHERE id = $1', [user.id, TOP_ADMIN_ROLE]);
+      user.role = TOP_ADMIN_ROLE;
+    }
   }
 
   private async createUser(tx: Tx, phone: string, inviteCode: string | undefined): Promise<UserRow> {
@@ -80,7 +90,7 @@ export class AuthService {
   }
 }
 
-function requirePhone(raw: string): string {
+export function requirePhone(raw: string): string {
   const phone = toE164(raw);
   if (!phone) throw badRequest('Invalid phone number', 'invalid_phone');
   return phone;

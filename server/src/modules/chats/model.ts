@@ -1,13 +1,43 @@
-/** A message as every client sees it (spec §3 Message, plus who sent it and when). */
+export type MessageType = 'text' | 'image' | 'audio' | 'video' | 'document' | 'call';
+
+/** An uploaded file as clients see it (docs/api.md FileInfo). */
+export interface FileInfo {
+  path: string;
+  name: string;
+  size: number;
+  mime: string;
+}
+
+/** What the sender says about a file: a voice message's length, a picture's size. */
+export interface MessageMeta {
+  duration_ms?: number;
+  width?: number;
+  height?: number;
+}
+
+/** The quoted message of a reply as it is now: text '' and no file once it has been deleted. */
+export interface ReplySnapshot {
+  id: number;
+  sender_id: number;
+  type: MessageType;
+  text: string;
+  file: FileInfo | null;
+}
+
+/** A message as every client sees it (spec §3 Message, plus who sent it, when, and what it carries). */
 export interface MessageView {
   id: number;
   chat_id: number;
   sender_id: number;
   /** The sender's own id for this message: a resend with the same id is the same message. */
   client_id: string;
-  type: 'text' | 'image' | 'audio' | 'video' | 'document' | 'call';
+  type: MessageType;
   text: string;
   file_path: string | null;
+  file: FileInfo | null;
+  meta: MessageMeta;
+  reply_to: ReplySnapshot | null;
+  forwarded_from: { user_id: number; name: string } | null;
   created_at: string;
   expires_at: string | null;
 }
@@ -17,14 +47,53 @@ export interface MessageRow extends Record<string, unknown> {
   chat_id: number;
   sender_id: number;
   client_id: string;
-  type: MessageView['type'];
+  type: MessageType;
   text: string;
   file_path: string | null;
+  file_name: string | null;
+  file_size: number | null;
+  file_mime: string | null;
+  meta: MessageMeta | null;
+  reply_to_id: number | null;
+  reply_sender_id: number | null;
+  reply_type: MessageType | null;
+  reply_text: string | null;
+  reply_file_path: string | null;
+  reply_file_name: string | null;
+  reply_file_size: number | null;
+  reply_file_mime: string | null;
+  forwarded_from_id: number | null;
+  forwarded_from_name: string | null;
   created_at: Date | string;
   expires_at: Date | string | null;
 }
 
-export const MESSAGE_COLUMNS = 'id, chat_id, sender_id, client_id, type, text, file_path, created_at, expires_at';
+/**
+ * The select list of a MessageRow over `MESSAGE_FROM` (alias `msg`): the file's name, size and type, the quoted
+ * message (blanked once it is deleted or expired) and the original author of a forward come in the same row.
+ */
+export const MESSAGE_FIELDS = `msg.id, msg.chat_id, msg.sender_id, msg.client_id, msg.type, msg.text, msg.file_path,
+       msg.created_at, msg.expires_at, msg.meta,
+       mf.original_name AS file_name, mf.size AS file_size, mf.mime AS file_mime,
+       msg.reply_to_id, rm.sender_id AS reply_sender_id, rm.type AS reply_type,
+       CASE WHEN rm.id IS NULL THEN NULL WHEN rm.deleted_at IS NULL AND (rm.expires_at IS NULL OR rm.expires_at > now())
+            THEN rm.text ELSE '' END AS reply_text,
+       rf.path AS reply_file_path, rf.original_name AS reply_file_name, rf.size AS reply_file_size, rf.mime AS reply_file_mime,
+       msg.forwarded_from_id,
+       CASE WHEN fu.deleted THEN '' ELSE coalesce(nullif(fu.name, ''), fu.username, '') END AS forwarded_from_name`;
+
+export const MESSAGE_FROM = `messages msg
+  LEFT JOIN files mf ON mf.path = msg.file_path
+  LEFT JOIN messages rm ON rm.id = msg.reply_to_id
+  LEFT JOIN files rf ON rf.path = rm.file_path AND rm.deleted_at IS NULL AND (rm.expires_at IS NULL OR rm.expires_at > now())
+  LEFT JOIN users fu ON fu.id = msg.forwarded_from_id`;
+
+export const MESSAGE_SELECT = `SELECT ${MESSAGE_FIELDS} FROM ${MESSAGE_FROM}`;
+
+function fileInfo(path: string | null, name: string | null, size: number | null, mime: string | null): FileInfo | null {
+  if (!path) return null;
+  return { path, name: name ?? '', size: Number(size ?? 0), mime: mime ?? 'application/octet-stream' };
+}
 
 export function toMessage(row: MessageRow): MessageView {
   return {
@@ -35,12 +104,28 @@ export function toMessage(row: MessageRow): MessageView {
     type: row.type,
     text: row.text,
     file_path: row.file_path,
+    file: fileInfo(row.file_path, row.file_name, row.file_size, row.file_mime),
+    meta: row.meta ?? {},
+    reply_to:
+      row.reply_to_id !== null && row.reply_sender_id !== null && row.reply_sender_id !== undefined
+        ? {
+            id: row.reply_to_id,
+            sender_id: row.reply_sender_id,
+            type: row.reply_type!,
+            text: row.reply_text ?? '',
+            file: fileInfo(row.reply_file_path, row.reply_file_name, row.reply_file_size, row.reply_file_mime),
+          }
+        : null,
+    forwarded_from:
+      row.forwarded_from_id !== null && row.forwarded_from_id !== undefined
+        ? { user_id: row.forwarded_from_id, name: row.forwarded_from_name ?? '' }
+        : null,
     created_at: new Date(row.created_at).toISOString(),
     expires_at: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
   };
 }
 
-/** A chat as one member sees it (spec §3 Chat): the unread count and notification flag are theirs. */
+/** A chat as one person sees it (spec §3 Chat): the unread count, notification flag and invite code are theirs. */
 export interface ChatView {
   id: number;
   chat_type: 'private' | 'group';
@@ -50,7 +135,10 @@ export interface ChatView {
   chat_avatar: string | null;
   participants: number[];
   owner_id: number | null;
+  /** `{origin}/link/{invite_code}`: like the code, only for the group's owner. */
   invite_link: string | null;
+  /** 'C-' + 10 letters or digits; groups only, and only for the owner (spec §6). */
+  invite_code: string | null;
   interval: number;
   created_at: string;
   last_message: MessageView | null;
@@ -70,27 +158,40 @@ export interface ChatRow extends Record<string, unknown> {
   interval_seconds: number;
   created_at: Date | string;
   last_message_at: Date | string | null;
+  /** Whose view this row is (null when the viewer is not a member: an admin looking at a secret group). */
+  viewer_id: number | null;
   unread_count: number;
   notifications: boolean;
   participants: number[];
   last_message: MessageRow | null;
 }
 
-/**
- * One member's chats with everything a list row needs, in one query. Participants and the last message come as
- * JSON so both drivers parse them the same way.
- */
-export const CHAT_SELECT = `
-  SELECT c.id, c.chat_type, c.is_secret, c.name, c.avatar, c.owner_id, c.invite_code, c.interval_seconds,
-         c.created_at, c.last_message_at, m.unread_count, m.notifications,
+const CHAT_FIELDS = `c.id, c.chat_type, c.is_secret, c.name, c.avatar, c.owner_id, c.invite_code, c.interval_seconds,
+         c.created_at, c.last_message_at,
          (SELECT coalesce(json_agg(p.user_id ORDER BY p.joined_at, p.user_id), '[]'::json)
             FROM chat_members p WHERE p.chat_id = c.id) AS participants,
          (SELECT row_to_json(lm) FROM (
-            SELECT id, chat_id, sender_id, client_id, type, text, file_path, created_at, expires_at
-              FROM messages WHERE id = c.last_message_id AND deleted_at IS NULL) lm) AS last_message
+            SELECT ${MESSAGE_FIELDS} FROM ${MESSAGE_FROM}
+             WHERE msg.id = c.last_message_id AND msg.deleted_at IS NULL) lm) AS last_message`;
+
+/**
+ * Members' chats with everything a list row needs, in one query: one row per (member, chat), so filtering on
+ * `m.user_id` gives one person's list and on `c.id` every member's view of one chat. Participants and the last
+ * message come as JSON so both drivers parse them the same way.
+ */
+export const CHAT_SELECT = `
+  SELECT ${CHAT_FIELDS}, m.user_id AS viewer_id, m.unread_count, m.notifications
     FROM chat_members m JOIN chats c ON c.id = m.chat_id`;
 
-export function toChat(row: ChatRow, origin: string): ChatView {
+/** Chats seen by someone who may not be a member (`$1` is the viewer): admins and secret groups. */
+export const CHAT_SELECT_ANY = `
+  SELECT ${CHAT_FIELDS}, m.user_id AS viewer_id, coalesce(m.unread_count, 0) AS unread_count,
+         coalesce(m.notifications, true) AS notifications
+    FROM chats c LEFT JOIN chat_members m ON m.chat_id = c.id AND m.user_id = $1`;
+
+export function toChat(row: ChatRow, origin: string, viewerId: number | null = row.viewer_id): ChatView {
+  const isOwner = row.chat_type === 'group' && viewerId !== null && row.owner_id === viewerId;
+  const code = isOwner ? row.invite_code : null;
   return {
     id: row.id,
     chat_type: row.chat_type,
@@ -100,7 +201,8 @@ export function toChat(row: ChatRow, origin: string): ChatView {
     chat_avatar: row.avatar,
     participants: row.participants,
     owner_id: row.owner_id,
-    invite_link: row.invite_code ? `${origin}/link/${row.invite_code}` : null,
+    invite_link: code ? `${origin}/link/${code}` : null,
+    invite_code: code,
     interval: row.interval_seconds,
     created_at: new Date(row.created_at).toISOString(),
     last_message: row.last_message ? toMessage(row.last_message) : null,

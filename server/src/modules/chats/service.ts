@@ -1,9 +1,12 @@
 import type { Services } from '../../services.js';
-import { ServerStrings, badRequest, notFound } from '../../http/errors.js';
+import type { Tx } from '../../db/index.js';
+import type { EventLog } from '../../events/log.js';
+import { ServerStrings, badRequest, forbidden, notFound } from '../../http/errors.js';
 import { findUserById, publicProfiles } from '../users/repository.js';
 import type { PublicUserView } from '../users/model.js';
-import { MESSAGE_COLUMNS, type ChatView, type MessageRow, type MessageView, toChat, toMessage } from './model.js';
-import { chatUnavailable, findChatRow, listChatRows, requireMembership } from './repository.js';
+import { Role, loadActor, refuseGuests } from '../users/actor.js';
+import { CHAT_SELECT, CHAT_SELECT_ANY, MESSAGE_SELECT, type ChatRow, type ChatView, type MessageRow, type MessageView, toChat, toMessage } from './model.js';
+import { chatUnavailable, chatViewsFor, findChatRow, listChatRows, lockChat, memberIds, requireMembership } from './repository.js';
 
 export interface ChatList {
   chats: ChatView[];
@@ -19,6 +22,43 @@ export interface HistoryPage {
   messages: MessageView[];
   has_more: boolean;
 }
+
+/** Most chats `GET /chat/find` answers with. */
+const FIND_LIMIT = 100;
+/** Most hits `GET /chat/search` answers with. */
+const SEARCH_LIMIT = 200;
+
+/**
+ * Opens the private chat of two people inside `tx`, creating it (with `chat-created` to both) on first use. A
+ * pair has one private chat however often, or however concurrently, it is asked for.
+ */
+export async function openPrivateChat(tx: Tx, events: EventLog, userId: number, otherId: number): Promise<{ chatId: number; created: boolean }> {
+  const key = `${Math.min(userId, otherId)}:${Math.max(userId, otherId)}`;
+  const [created] = await tx.query<{ id: number }>(
+    `INSERT INTO chats (chat_type, private_key) VALUES ('private', $1) ON CONFLICT (private_key) DO NOTHING RETURNING id`,
+    [key],
+  );
+  if (!created) {
+    const [existing] = await tx.query<{ id: number }>('SELECT id FROM chats WHERE private_key = $1', [key]);
+    return { chatId: existing!.id, created: false };
+  }
+  await tx.query('INSERT INTO chat_members (chat_id, user_id) VALUES ($1, $2), ($1, $3)', [created.id, userId, otherId]);
+  const [creator] = await publicProfiles(tx, 0, 0, [userId]);
+  await events.append(tx, [userId, otherId], 'chat-created', { chat_id: created.id, user: creator });
+  return { chatId: created.id, created: true };
+}
+
+/** `chat-updated` to each of `userIds`, with the chat as that person sees it. */
+export async function notifyChatUpdated(tx: Tx, events: EventLog, chatId: number, userIds: number[], origin: string): Promise<void> {
+  const views = await chatViewsFor(tx, chatId, userIds, origin);
+  for (const userId of [...userIds].sort((a, b) => a - b)) {
+    const chat = views.get(userId);
+    if (chat) await events.append(tx, [userId], 'chat-updated', { chat_id: chatId, chat });
+  }
+}
+
+/** Lower case without '@', '+' and whitespace (spec §5), in SQL; `$n` is the normalised query as a LIKE pattern. */
+const normalised = (expression: string) => `regexp_replace(lower(coalesce(${expression}, '')), '[@+[:space:]]', '', 'g')`;
 
 export class ChatsService {
   constructor(private readonly services: Services) {}
@@ -46,45 +86,55 @@ export class ChatsService {
   }
 
   /**
-   * Opens the private chat between the caller and one other person, creating it on first use. A pair has one
-   * private chat however often, or however concurrently, it is asked for.
+   * Opens the private chat between the caller and one other person, creating it on first use. Guests cannot:
+   * their one chat comes from the invite link they followed.
    */
-  async createPrivate(userId: number, otherId: number, origin: string): Promise<{ chat: ChatView; created: boolean }> {
+  async createPrivate(userId: number, participants: number[], origin: string): Promise<{ chat: ChatView; created: boolean }> {
+    refuseGuests(await loadActor(this.services.db, userId));
+    if (participants.length !== 1) throw badRequest('A private chat has exactly one other participant', 'validation');
+    const otherId = participants[0]!;
     if (otherId === userId) throw badRequest('You cannot start a chat with yourself', 'chat_with_self');
     const other = await findUserById(this.services.db, otherId);
     if (!other || other.deleted) throw notFound(ServerStrings.noSuchUser, 'no_such_user');
-    const key = `${Math.min(userId, otherId)}:${Math.max(userId, otherId)}`;
-    const chatId = await this.services.db.transaction(async (tx) => {
-      const [created] = await tx.query<{ id: number }>(
-        `INSERT INTO chats (chat_type, private_key) VALUES ('private', $1) ON CONFLICT (private_key) DO NOTHING RETURNING id`,
-        [key],
-      );
-      if (!created) return null;
-      await tx.query('INSERT INTO chat_members (chat_id, user_id) VALUES ($1, $2), ($1, $3)', [created.id, userId, otherId]);
-      const [creator] = await publicProfiles(tx, 0, 0, [userId]);
-      await this.services.events.append(tx, [userId, otherId], 'chat-created', { chat_id: created.id, user: creator });
-      return created.id;
-    });
-    if (chatId !== null) return { chat: await this.get(userId, chatId, origin), created: true };
-    const [existing] = await this.services.db.query<{ id: number }>('SELECT id FROM chats WHERE private_key = $1', [key]);
-    return { chat: await this.get(userId, existing!.id, origin), created: false };
+    const { chatId, created } = await this.services.db.transaction((tx) => openPrivateChat(tx, this.services.events, userId, otherId));
+    return { chat: await this.get(userId, chatId, origin), created };
   }
 
   /**
    * A page of history, newest page first, messages oldest first within it. `before_id` pages stably while new
-   * messages arrive; `page_num` is the spec's offset paging.
+   * messages arrive; `page_num` is the spec's offset paging. Expired messages are hidden even before the sweeper
+   * has deleted them.
    */
   async history(userId: number, chatId: number, pageSize: number, pageNum: number, beforeId: number | undefined): Promise<HistoryPage> {
     await requireMembership(this.services.db, userId, chatId);
     const rows = await this.services.db.query<MessageRow>(
-      `SELECT ${MESSAGE_COLUMNS} FROM messages
-        WHERE chat_id = $1 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())
-          AND ($2::bigint IS NULL OR id < $2)
-        ORDER BY id DESC LIMIT $3 OFFSET $4`,
+      `${MESSAGE_SELECT}
+        WHERE msg.chat_id = $1 AND msg.deleted_at IS NULL AND (msg.expires_at IS NULL OR msg.expires_at > now())
+          AND ($2::bigint IS NULL OR msg.id < $2)
+        ORDER BY msg.id DESC LIMIT $3 OFFSET $4`,
       [chatId, beforeId ?? null, pageSize + 1, (pageNum - 1) * pageSize],
     );
     const hasMore = rows.length > pageSize;
     return { messages: rows.slice(0, pageSize).reverse().map(toMessage), has_more: hasMore };
+  }
+
+  /**
+   * Ids of the chat's live messages whose text (or file name) contains `query`, case-insensitively, newest
+   * first. The client brings each into view, loading history as far back as needed.
+   */
+  async search(userId: number, chatId: number, query: string): Promise<{ message_ids: number[] }> {
+    await requireMembership(this.services.db, userId, chatId);
+    const needle = query.trim();
+    if (!needle) return { message_ids: [] };
+    const pattern = `%${needle.replace(/[\\%_]/g, '\\$&')}%`;
+    const rows = await this.services.db.query<{ id: number }>(
+      `SELECT msg.id FROM messages msg LEFT JOIN files f ON f.path = msg.file_path
+        WHERE msg.chat_id = $1 AND msg.deleted_at IS NULL AND (msg.expires_at IS NULL OR msg.expires_at > now())
+          AND (msg.text ILIKE $2 ESCAPE '\\' OR f.original_name ILIKE $2 ESCAPE '\\')
+        ORDER BY msg.id DESC LIMIT $3`,
+      [chatId, pattern, SEARCH_LIMIT],
+    );
+    return { message_ids: rows.map((row) => row.id) };
   }
 
   /** Marks everything in the chat read for the caller; their other tabs hear of it through `chat-read`. */
@@ -115,5 +165,108 @@ export class ChatsService {
     );
     if (!row) throw chatUnavailable();
     return { chat_id: chatId, unread_messages: row.unread_count };
+  }
+
+  /**
+   * The caller's chats whose display name matches (a group's name; for a private chat the other person's contact
+   * alias, name or username), compared as spec §5 normalises search. `isAdmin` (role ≥ 2): secret groups of
+   * everyone instead. An empty query matches every chat.
+   */
+  async find(userId: number, query: string, isAdmin: boolean, origin: string): Promise<ChatView[]> {
+    const actor = await loadActor(this.services.db, userId);
+    refuseGuests(actor);
+    const needle = query.toLowerCase().replace(/[@+\s]/g, '');
+    const pattern = `%${needle.replace(/[\\%_]/g, '\\$&')}%`;
+    const order = 'ORDER BY c.last_message_at DESC NULLS LAST, c.created_at DESC, c.id DESC';
+    let rows: ChatRow[];
+    if (isAdmin) {
+      if (actor.role < Role.admin) throw forbidden('Only admins can search all secret chats', 'admins_only');
+      rows = await this.services.db.query<ChatRow>(
+        `${CHAT_SELECT_ANY}
+          WHERE c.chat_type = 'group' AND c.is_secret AND ${normalised('c.name')} LIKE $2 ESCAPE '\\'
+          ${order} LIMIT $3`,
+        [userId, pattern, FIND_LIMIT],
+      );
+    } else {
+      rows = await this.services.db.query<ChatRow>(
+        `${CHAT_SELECT}
+          WHERE m.user_id = $1 AND (
+            (c.chat_type = 'group' AND ${normalised('c.name')} LIKE $2 ESCAPE '\\')
+            OR (c.chat_type = 'private' AND EXISTS (
+              SELECT 1 FROM chat_members o JOIN users u ON u.id = o.user_id
+                LEFT JOIN contacts ct ON ct.owner_id = $1 AND ct.user_id = u.id
+               WHERE o.chat_id = c.id AND o.user_id <> $1
+                 AND (${normalised('ct.alias_name')} LIKE $2 ESCAPE '\\'
+                      OR (NOT u.deleted AND (${normalised('u.name')} LIKE $2 ESCAPE '\\'
+                                             OR ${normalised('u.username')} LIKE $2 ESCAPE '\\')))))
+          )
+          ${order} LIMIT $3`,
+        [userId, pattern, FIND_LIMIT],
+      );
+    }
+    return rows.map((row) => toChat(row, origin, userId));
+  }
+
+  /**
+   * `DELETE /chat/{id}`: a group's owner (or an admin, for a secret group) deletes it for everyone; another member
+   * leaves it; a private chat is deleted for both. `chat-deleted` to whoever lost it, `chat-updated` to who stays.
+   */
+  async remove(userId: number, chatId: number, origin: string): Promise<void> {
+    const actor = await loadActor(this.services.db, userId);
+    const events = this.services.events;
+    await this.services.db.transaction(async (tx) => {
+      const chat = await lockChat(tx, chatId);
+      if (!chat) throw chatUnavailable();
+      const members = await memberIds(tx, chatId);
+      const isMember = members.includes(userId);
+      const deletesForAll =
+        chat.chat_type === 'private'
+          ? isMember
+          : (isMember && chat.owner_id === userId) || (actor.role >= Role.admin && chat.is_secret);
+      if (deletesForAll) {
+        await events.append(tx, members, 'chat-deleted', { chat_id: chatId });
+        await tx.query('DELETE FROM chats WHERE id = $1', [chatId]);
+        return;
+      }
+      if (!isMember) throw chatUnavailable();
+      // A member who is not the owner leaves the group.
+      await tx.query('DELETE FROM chat_members WHERE chat_id = $1 AND user_id = $2', [chatId, userId]);
+      await events.lockRecipients(tx, members);
+      await events.append(tx, [userId], 'chat-deleted', { chat_id: chatId });
+      await notifyChatUpdated(tx, events, chatId, members.filter((id) => id !== userId), origin);
+    });
+  }
+
+  /** The caller's own notification setting for a chat; `chat-updated` to the caller only. */
+  async setNotifications(userId: number, chatId: number, notifications: boolean, origin: string): Promise<{ chat_id: number; notifications: boolean }> {
+    await this.services.db.transaction(async (tx) => {
+      const updated = await tx.query('UPDATE chat_members SET notifications = $3 WHERE chat_id = $1 AND user_id = $2 RETURNING user_id', [
+        chatId,
+        userId,
+        notifications,
+      ]);
+      if (updated.length === 0) throw chatUnavailable();
+      await notifyChatUpdated(tx, this.services.events, chatId, [userId], origin);
+    });
+    return { chat_id: chatId, notifications };
+  }
+
+  /**
+   * Auto-delete: messages sent from now on expire `interval` seconds after they were sent. Either person of a
+   * private chat may set it; in a group only the owner. `chat-interval` to every member when it changes.
+   */
+  async setInterval(userId: number, chatId: number, interval: number): Promise<{ chat_id: number; interval: number }> {
+    await this.services.db.transaction(async (tx) => {
+      const chat = await lockChat(tx, chatId);
+      if (!chat) throw chatUnavailable();
+      const members = await memberIds(tx, chatId);
+      if (!members.includes(userId)) throw chatUnavailable();
+      if (chat.chat_type === 'group' && chat.owner_id !== userId) throw forbidden('Only the group’s owner can do this', 'owner_only');
+      if (chat.interval_seconds === interval) return;
+      await tx.query('UPDATE chats SET interval_seconds = $2 WHERE id = $1', [chatId, interval]);
+      const [user] = await publicProfiles(tx, 0, 0, [userId]);
+      await this.services.events.append(tx, members, 'chat-interval', { chat_id: chatId, interval, user });
+    });
+    return { chat_id: chatId, interval };
   }
 }

@@ -1,11 +1,17 @@
 import type { App } from '../../http/types.js';
 import { caller } from '../../http/types.js';
 import { requestOrigin } from '../../http/origin.js';
+import { loadActor, refuseGuests } from '../users/actor.js';
 import { ContactsService } from './service.js';
 import { AddContactBody, ContactIdParams, EditContactBody } from './schemas.js';
 
 export async function contactsRoutes(app: App): Promise<void> {
   const contacts = new ContactsService(app.services);
+
+  // Guests read and write in their chats but keep no contacts (docs/api.md): every route here refuses them.
+  app.addHook('preHandler', async (request) => {
+    refuseGuests(await loadActor(app.services.db, caller(request).id));
+  });
 
   app.get('/user/contacts', async (request) => ({ contacts: await contacts.list(caller(request).id) }));
 

@@ -11,12 +11,21 @@ export const CHAT_FRAME_MAX_BYTES = 64 * 1024;
 
 const ChatSocketQuery = Type.Object({ token: Type.String({ minLength: 1 }) });
 
+const MessageIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+/** The client says whether it thinks this is the chat's last message; the server works it out itself. */
+const DeleteMessageQuery = Type.Object({ is_last_message: Type.Optional(Type.Boolean()) });
+
 /**
  * The chat socket, `/api/chat/socket?token=…`: the client sends messages here and gets each one acknowledged
  * after it is committed. Deliveries to members (the sender's other tabs too) go through `/user/flow`.
  */
 export async function messagesRoutes(app: App): Promise<void> {
   const messages = new MessagesService(app.services);
+
+  app.delete('/chat/message/:id', { schema: { params: MessageIdParams, querystring: DeleteMessageQuery } }, async (request) => {
+    await messages.delete(caller(request).id, request.params.id);
+    return { deleted: true };
+  });
 
   app.get(
     '/chat/socket',
@@ -57,7 +66,7 @@ export async function messagesRoutes(app: App): Promise<void> {
             return;
           }
           try {
-            const result = await messages.sendText(auth.id, frame);
+            const result = await messages.send(auth.id, frame);
             link.send({ type: 'ack', client_id: frame.client_id, message: result.message });
           } catch (error) {
             if (error instanceof HttpError) {

@@ -2,6 +2,7 @@ import Type from 'typebox';
 import type { App } from '../../http/types.js';
 import { caller } from '../../http/types.js';
 import { forbidden } from '../../http/errors.js';
+import { refuseGuests } from '../users/actor.js';
 
 /** Statistics are for admins (spec §6: role 2 and above). */
 const ADMIN_ROLE = 2;
@@ -20,9 +21,11 @@ interface TotalsRow extends Record<string, unknown> {
 export async function statsRoutes(app: App): Promise<void> {
   app.get('/stats/total', { schema: { querystring: StatsQuery } }, async (request) => {
     // The role is read from the database, not the token, so a demotion takes effect at once.
-    const [me] = await app.services.db.query<{ role: number; deleted: boolean }>('SELECT role, deleted FROM users WHERE id = $1', [
-      caller(request).id,
-    ]);
+    const [me] = await app.services.db.query<{ role: number; deleted: boolean; temporary: boolean }>(
+      'SELECT role, deleted, temporary FROM users WHERE id = $1',
+      [caller(request).id],
+    );
+    if (me?.temporary) refuseGuests(me);
     if (!me || me.deleted || me.role < ADMIN_ROLE) throw forbidden('Statistics are for admins', 'admins_only');
     const days = request.query.days ?? 30;
     const [totals] = await app.services.db.query<TotalsRow>(
@@ -33,7 +36,7 @@ export async function statsRoutes(app: App): Promise<void> {
          (SELECT count(*) FROM users, period WHERE NOT temporary AND created_at >= period.since) AS new_users,
          (SELECT count(*) FROM users WHERE role = $2 AND NOT deleted) AS managers,
          (SELECT count(*) FROM users u JOIN users m ON m.id = u.invited_by, period
-           WHERE m.role = $2 AND NOT m.deleted AND u.created_at >= period.since) AS users_by_managers`,
+           WHERE m.role = $2 AND NOT m.deleted AND NOT u.temporary AND u.created_at >= period.since) AS users_by_managers`,
       [days, MANAGER_ROLE],
     );
     const t = totals!;

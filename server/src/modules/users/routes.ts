@@ -1,11 +1,14 @@
 import type { App } from '../../http/types.js';
 import { caller } from '../../http/types.js';
 import { requestOrigin } from '../../http/origin.js';
+import { bearerToken } from '../../http/auth-hook.js';
 import { UsersService } from './service.js';
-import { EditUserBody, FindUserQuery, UserIdParams } from './schemas.js';
+import { GuestsService } from './guests.js';
+import { EditUserBody, FindUserQuery, LinkQuery, PhoneBody, UserIdParams, VerifyPhoneBody } from './schemas.js';
 
 export async function usersRoutes(app: App): Promise<void> {
   const users = new UsersService(app.services);
+  const guests = new GuestsService(app.services);
 
   app.get('/user', async (request) => ({ user: await users.me(caller(request).id, requestOrigin(request)) }));
 
@@ -17,6 +20,19 @@ export async function usersRoutes(app: App): Promise<void> {
     const me = caller(request);
     return { users: await users.find(me.id, me.role, request.query.query) };
   });
+
+  // Public: a visitor who is not signed in becomes a guest. A bearer token, when sent, must be valid.
+  app.post('/user/link', { config: { public: true }, schema: { querystring: LinkQuery } }, async (request) =>
+    guests.followLink(request.query.code, bearerToken(request), request.ip, requestOrigin(request)),
+  );
+
+  app.put('/user/phone', { schema: { body: PhoneBody } }, async (request) =>
+    guests.requestPhone(caller(request).id, request.body.phone, request.ip),
+  );
+
+  app.put('/user/phone/verify', { schema: { body: VerifyPhoneBody } }, async (request) =>
+    guests.verifyPhone(caller(request).id, request.body.phone, request.body.code, requestOrigin(request)),
+  );
 
   app.get('/user/:id', { schema: { params: UserIdParams } }, async (request) => {
     const me = caller(request);

@@ -10,7 +10,19 @@ export const EditUserBody = Type.Object(
     popup_notifications: Type.Optional(Type.Boolean()),
     sound_notifications: Type.Optional(Type.Boolean()),
     private_notifications: Type.Optional(Type.Boolean()),
+    /** A stored image path the caller uploaded, or null ('' too) to remove the avatar. Null first: see chats. */
+    avatar: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 200 })])),
   },
+  { additionalProperties: false },
+);
+
+/** `?code=`: the invite code of the link followed (the last part of `{host}/link/{code}`). */
+export const LinkQuery = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+
+export const PhoneBody = Type.Object({ phone: Type.String({ minLength: 1, maxLength: 25 }) }, { additionalProperties: false });
+
+export const VerifyPhoneBody = Type.Object(
+  { phone: Type.String({ minLength: 1, maxLength: 25 }), code: Type.String({ pattern: '^[0-9]{6}$' }) },
   { additionalProperties: false },
 );
 

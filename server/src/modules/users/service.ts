@@ -1,6 +1,7 @@
 import type { Services } from '../../services.js';
 import { ServerStrings, conflict, forbidden, notFound } from '../../http/errors.js';
 import { toE164 } from '../auth/phone.js';
+import { requireOwnImage } from '../files/access.js';
 import { findUserById, publicProfiles } from './repository.js';
 import { type MeView, type PublicUserView, type UserRow, toMe, userColumns } from './model.js';
 
@@ -10,6 +11,7 @@ export interface EditUserInput {
   popup_notifications?: boolean | undefined;
   sound_notifications?: boolean | undefined;
   private_notifications?: boolean | undefined;
+  avatar?: string | null | undefined;
 }
 
 /** Managers' names are set by admins (spec §6: role 1 cannot edit the profile). */
@@ -44,6 +46,12 @@ export class UsersService {
     if (input.popup_notifications !== undefined) set('popup_notifications', input.popup_notifications);
     if (input.sound_notifications !== undefined) set('sound_notifications', input.sound_notifications);
     if (input.private_notifications !== undefined) set('private_notifications', input.private_notifications);
+    if (input.avatar !== undefined) {
+      // An avatar is an image this person uploaded; anyone signed in may then see it.
+      const avatar = input.avatar || null;
+      if (avatar !== null) await requireOwnImage(db, userId, avatar);
+      set('avatar', avatar);
+    }
     if (sets.length === 0) return toMe(current, origin);
     try {
       const [row] = await db.query<UserRow>(`UPDATE users SET ${sets.join(', ')} WHERE id = $1 RETURNING ${userColumns()}`, params);

@@ -1,0 +1,186 @@
+import type { Services } from '../../services.js';
+import type { Tx } from '../../db/index.js';
+import { ServerStrings, badRequest, forbidden, notFound } from '../../http/errors.js';
+import { randomCode } from '../../security/secrets.js';
+import { publicProfiles } from '../users/repository.js';
+import { Role, loadActor, refuseGuests } from '../users/actor.js';
+import { requireOwnImage } from '../files/access.js';
+import type { ChatView } from './model.js';
+import { chatUnavailable, chatViewsFor, lockChat, memberIds } from './repository.js';
+import { notifyChatUpdated } from './service.js';
+
+const NAME_MAX = 60;
+const INVITE_CODE = /^C-[A-Za-z0-9]{10}$/;
+
+export interface CreateGroupInput {
+  name?: string | undefined;
+  participants: number[];
+  avatar?: string | null | undefined;
+  is_secret?: boolean | undefined;
+}
+
+function groupName(raw: string | undefined): string {
+  const name = (raw ?? '').trim();
+  if (!name || name.length > NAME_MAX) throw badRequest(`A group needs a name of 1 to ${NAME_MAX} characters`, 'invalid_name');
+  return name;
+}
+
+const ownerOnly = () => forbidden('Only the group’s owner can do this', 'owner_only');
+
+/**
+ * Groups: made by one person (the owner) who alone renames them, changes their avatar and members; anyone with
+ * the invite code may join. Secret groups are made by staff (role ≥ 1).
+ */
+export class GroupsService {
+  constructor(private readonly services: Services) {}
+
+  async create(userId: number, input: CreateGroupInput, origin: string): Promise<ChatView> {
+    const db = this.services.db;
+    const actor = await loadActor(db, userId);
+    refuseGuests(actor);
+    const name = groupName(input.name);
+    const isSecret = input.is_secret === true;
+    if (isSecret && actor.role < Role.manager) throw forbidden('Only staff can create secret chats', 'secret_chats_staff_only');
+    const participants = [...new Set(input.participants)].filter((id) => id !== userId);
+    if (!isSecret && participants.length === 0) throw badRequest('A group needs at least one other participant', 'participants_required');
+    await this.requireUsers(participants);
+    const avatar = input.avatar || null;
+    if (avatar) await requireOwnImage(db, userId, avatar);
+
+    return db.transaction(async (tx) => {
+      const chatId = await this.insertGroup(tx, name, avatar, userId, isSecret);
+      await tx.query('INSERT INTO chat_members (chat_id, user_id) SELECT $1, unnest($2::bigint[])', [chatId, [userId, ...participants]]);
+      const views = await chatViewsFor(tx, chatId, [userId, ...participants], origin);
+      const [creator] = await publicProfiles(tx, 0, 0, [userId]);
+      const events = this.services.events;
+      await events.lockRecipients(tx, [userId, ...participants]);
+      await events.append(tx, [userId], 'chat-created', { chat_id: chatId, user: creator, chat: views.get(userId) });
+      for (const id of participants) {
+        await events.append(tx, [id], 'invited-to-chat', { chat_id: chatId, chat: views.get(id), user: creator });
+      }
+      return views.get(userId)!;
+    });
+  }
+
+  /** Renames a group or changes its avatar (null removes it); `chat-updated` to every member. */
+  async edit(userId: number, chatId: number, changes: { name?: string | undefined; avatar?: string | null | undefined }, origin: string): Promise<ChatView> {
+    const db = this.services.db;
+    await loadActor(db, userId);
+    const name = changes.name === undefined ? undefined : groupName(changes.name);
+    return db.transaction(async (tx) => {
+      const { members } = await this.ownedGroup(tx, userId, chatId);
+      const avatar = changes.avatar === undefined ? undefined : changes.avatar || null;
+      if (avatar) await requireOwnImage(tx, userId, avatar);
+      const sets: string[] = [];
+      const params: unknown[] = [chatId];
+      if (name !== undefined) sets.push(`name = $${params.push(name)}`);
+      if (avatar !== undefined) sets.push(`avatar = $${params.push(avatar)}`);
+      if (sets.length > 0) {
+        await tx.query(`UPDATE chats SET ${sets.join(', ')} WHERE id = $1`, params);
+        await notifyChatUpdated(tx, this.services.events, chatId, members, origin);
+      }
+      return (await chatViewsFor(tx, chatId, [userId], origin)).get(userId)!;
+    });
+  }
+
+  /**
+   * Applies add/remove actions in order. Added people get `invited-to-chat`, removed ones `chat-deleted` (and,
+   * the chat's lock ordering them after every earlier message, nothing more of it), those who stay `chat-updated`.
+   */
+  async manageParticipants(userId: number, chatId: number, actions: Array<{ add: boolean; participants: number[] }>, origin: string): Promise<ChatView> {
+    await loadActor(this.services.db, userId);
+    await this.requireUsers([...new Set(actions.filter((action) => action.add).flatMap((action) => action.participants))]);
+    return this.services.db.transaction(async (tx) => {
+      const { members } = await this.ownedGroup(tx, userId, chatId);
+      const final = new Set(members);
+      for (const action of actions) {
+        for (const id of action.participants) {
+          if (action.add) final.add(id);
+          else if (id === userId) throw badRequest('The owner cannot be removed from their group', 'owner_cannot_be_removed');
+          else final.delete(id);
+        }
+      }
+      const added = [...final].filter((id) => !members.includes(id));
+      const removed = members.filter((id) => !final.has(id));
+      const stayed = members.filter((id) => final.has(id));
+      if (added.length > 0 || removed.length > 0) {
+        if (removed.length > 0) await tx.query('DELETE FROM chat_members WHERE chat_id = $1 AND user_id = ANY($2::bigint[])', [chatId, removed]);
+        if (added.length > 0) await this.addMembers(tx, chatId, added);
+        const events = this.services.events;
+        await events.lockRecipients(tx, [...members, ...added]);
+        const views = await chatViewsFor(tx, chatId, added, origin);
+        const [inviter] = await publicProfiles(tx, 0, 0, [userId]);
+        for (const id of added) await events.append(tx, [id], 'invited-to-chat', { chat_id: chatId, chat: views.get(id), user: inviter });
+        for (const id of removed) await events.append(tx, [id], 'chat-deleted', { chat_id: chatId });
+        await notifyChatUpdated(tx, events, chatId, stayed, origin);
+      }
+      return (await chatViewsFor(tx, chatId, [userId], origin)).get(userId)!;
+    });
+  }
+
+  /** Joins a group by its invite code: `chat-created` to the joiner, `chat-updated` to the others. */
+  async join(userId: number, code: string, origin: string): Promise<ChatView> {
+    const db = this.services.db;
+    refuseGuests(await loadActor(db, userId));
+    if (!INVITE_CODE.test(code)) throw badRequest('A chat code is C- followed by 10 letters or digits', 'invalid_code');
+    const [found] = await db.query<{ id: number }>(`SELECT id FROM chats WHERE invite_code = $1 AND chat_type = 'group'`, [code]);
+    if (!found) throw notFound('No chat has this code', 'chat_code_unknown');
+    return db.transaction(async (tx) => {
+      const chat = await lockChat(tx, found.id);
+      if (!chat) throw notFound('No chat has this code', 'chat_code_unknown');
+      const members = await memberIds(tx, chat.id);
+      if (!members.includes(userId)) {
+        await this.addMembers(tx, chat.id, [userId]);
+        const events = this.services.events;
+        await events.lockRecipients(tx, [...members, userId]);
+        const views = await chatViewsFor(tx, chat.id, [userId], origin);
+        const [joiner] = await publicProfiles(tx, 0, 0, [userId]);
+        await events.append(tx, [userId], 'chat-created', { chat_id: chat.id, user: joiner, chat: views.get(userId) });
+        await notifyChatUpdated(tx, events, chat.id, members, origin);
+      }
+      return (await chatViewsFor(tx, chat.id, [userId], origin)).get(userId)!;
+    });
+  }
+
+  /** A group the caller is in and owns (locked): 404 for a chat they are not in, 403 if not the owner. */
+  private async ownedGroup(tx: Tx, userId: number, chatId: number): Promise<{ members: number[] }> {
+    const chat = await lockChat(tx, chatId);
+    if (!chat) throw chatUnavailable();
+    const members = await memberIds(tx, chatId);
+    if (!members.includes(userId)) throw chatUnavailable();
+    if (chat.chat_type !== 'group' || chat.owner_id !== userId) throw ownerOnly();
+    return { members };
+  }
+
+  /**
+   * New members start with everything already in the chat counted as read, so their unread count (and its exact
+   * decrement when a message is deleted) covers only what is sent after they joined.
+   */
+  private async addMembers(tx: Tx, chatId: number, userIds: number[]): Promise<void> {
+    await tx.query(
+      `INSERT INTO chat_members (chat_id, user_id, last_read_message_id)
+       SELECT $1, u, (SELECT coalesce(max(id), 0) FROM messages WHERE chat_id = $1) FROM unnest($2::bigint[]) AS u
+       ON CONFLICT (chat_id, user_id) DO NOTHING`,
+      [chatId, userIds],
+    );
+  }
+
+  private async requireUsers(ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    const rows = await this.services.db.query<{ id: number }>('SELECT id FROM users WHERE id = ANY($1::bigint[]) AND NOT deleted', [ids]);
+    if (rows.length !== ids.length) throw notFound(ServerStrings.noSuchUser, 'no_such_user');
+  }
+
+  /** A new group row with a fresh unique invite code ('C-' + 10 letters or digits). */
+  private async insertGroup(tx: Tx, name: string, avatar: string | null, ownerId: number, isSecret: boolean): Promise<number> {
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      const [row] = await tx.query<{ id: number }>(
+        `INSERT INTO chats (chat_type, is_secret, name, avatar, owner_id, invite_code) VALUES ('group', $1, $2, $3, $4, $5)
+         ON CONFLICT (invite_code) DO NOTHING RETURNING id`,
+        [isSecret, name, avatar, ownerId, `C-${randomCode(10)}`],
+      );
+      if (row) return row.id;
+    }
+    throw new Error('could not find a free invite code');
+  }
+}

@@ -1,0 +1,62 @@
+import multipart from '@fastify/multipart';
+import type { FastifyReply } from 'fastify';
+import type { App } from '../../http/types.js';
+import { caller } from '../../http/types.js';
+import { badRequest } from '../../http/errors.js';
+import { loadActor } from '../users/actor.js';
+import { FilesService, fileTooLarge, uploadLimitMb, type ServedFile } from './service.js';
+import { ReceiveQuery, SpecificFileQuery, TokensBody } from './schemas.js';
+
+/** Room for the multipart envelope (boundaries, part headers) around the file itself. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+/**
+ * Files: `POST /file/upload` (multipart, field `file`), `POST /file/tokens`, `DELETE /file/delete/all`, and the
+ * two public file URLs whose key is a media token: `GET /receive/{path}?token=` and `GET /specific/file`.
+ */
+export async function filesRoutes(app: App): Promise<void> {
+  const files = new FilesService(app.services, app.log);
+  // Only this plugin's routes parse multipart bodies. Limits per request are set in the upload route.
+  await app.register(multipart, { throwFileSizeLimit: false });
+
+  app.post('/file/upload', async (request, reply) => {
+    // The limit depends on the role as the database has it now, not as the token says.
+    const me = await loadActor(app.services.db, caller(request).id);
+    const limitMb = uploadLimitMb(me.role);
+    const declared = Number(request.headers['content-length']);
+    // A body announced as too large is refused before a byte of it is read.
+    if (Number.isFinite(declared) && declared > limitMb * 1024 * 1024 + MULTIPART_OVERHEAD) throw fileTooLarge(limitMb);
+    if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data in the field "file"', 'multipart_required');
+    const part = await request.file({
+      limits: { fileSize: limitMb * 1024 * 1024, files: 1, fields: 10, parts: 11, fieldSize: 1024, headerPairs: 20 },
+      throwFileSizeLimit: false,
+    } as Parameters<typeof request.file>[0]);
+    if (!part) throw badRequest('No file was sent (multipart field "file")', 'file_required');
+    if (part.fieldname !== 'file') {
+      part.file.resume();
+      throw badRequest('The file goes in the multipart field "file"', 'file_required');
+    }
+    const file = await files.upload(me.id, part, limitMb);
+    return reply.code(201).send({ file });
+  });
+
+  app.post('/file/tokens', { schema: { body: TokensBody } }, async (request) =>
+    files.tokens(caller(request).id, request.body.paths),
+  );
+
+  app.delete('/file/delete/all', async (request) => files.deleteAll(caller(request).id));
+
+  app.get('/receive/*', { config: { public: true }, schema: { querystring: ReceiveQuery } }, async (request, reply) => {
+    const path = (request.params as { '*': string })['*'];
+    return send(reply, await files.serve(path, request.query.token, 'auto', request.headers.range));
+  });
+
+  app.get('/specific/file', { config: { public: true }, schema: { querystring: SpecificFileQuery } }, async (request, reply) =>
+    send(reply, await files.serve(request.query.path, request.query.token, 'attachment', request.headers.range)),
+  );
+}
+
+function send(reply: FastifyReply, served: ServedFile): FastifyReply {
+  reply.code(served.status).headers(served.headers);
+  return served.body ? reply.send(served.body) : reply.send();
+}

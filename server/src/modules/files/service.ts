@@ -1,0 +1,235 @@
+import { Readable } from 'node:stream';
+import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Services } from '../../services.js';
+import { HttpError, notFound, unauthorized } from '../../http/errors.js';
+import { lockChat } from '../chats/repository.js';
+import { deleteMessages } from '../messages/deletion.js';
+import { Role } from '../users/actor.js';
+import { MEDIA_TOKEN_TTL_SECONDS } from '../../security/media-tokens.js';
+import { type FileRow, visibleFiles } from './access.js';
+import { cleanFileName, contentDisposition, extensionFor, isInlineType, storedMime } from './mime.js';
+import { isFilePath } from './paths.js';
+
+const MB = 1024 * 1024;
+/** Upload limits of spec §5: 10 MB, 50 MB for role 1 (manager) and above. */
+export function uploadLimitMb(role: number): number {
+  return role >= Role.manager ? 50 : 10;
+}
+
+export function fileTooLarge(limitMb: number): HttpError {
+  // The connection is closed after the answer: the rest of an oversized body is not worth reading.
+  return new HttpError(413, 'file_too_large', `Upload failed. Maximum size - ${limitMb} MB.`, { connection: 'close' });
+}
+
+export interface FileInfo {
+  path: string;
+  name: string;
+  size: number;
+  mime: string;
+}
+
+class TooLarge extends Error {}
+
+/** How many bytes of a file decide its type (the longest signature we check is 12 bytes). */
+const HEAD_BYTES = 16;
+
+export interface ServedFile {
+  status: 200 | 206 | 416;
+  headers: Record<string, string>;
+  body: Readable | null;
+}
+
+export class FilesService {
+  constructor(
+    private readonly services: Services,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /**
+   * Streams one uploaded file to storage. The size limit is enforced while it streams: past `limitMb` the upload
+   * is cut off, whatever was written is removed, and 413 is answered without reading the rest.
+   */
+  async upload(ownerId: number, part: MultipartFile, limitMb: number): Promise<FileInfo> {
+    let overLimit = false;
+    part.file.once('limit', () => {
+      overLimit = true;
+      part.file.destroy(new TooLarge());
+    });
+    const name = cleanFileName(part.filename);
+    let stored;
+    try {
+      const { head, stream } = await peek(part.file, HEAD_BYTES);
+      const mime = storedMime(part.mimetype, head);
+      stored = { mime, ...(await this.services.storage.put(stream, { extension: extensionFor(mime) })) };
+    } catch (error) {
+      if (overLimit || error instanceof TooLarge) throw fileTooLarge(limitMb);
+      throw error;
+    }
+    if (overLimit || part.file.truncated || stored.size > limitMb * MB) {
+      await this.services.storage.remove(stored.path);
+      throw fileTooLarge(limitMb);
+    }
+    try {
+      await this.services.db.query('INSERT INTO files (owner_id, path, original_name, mime, size) VALUES ($1, $2, $3, $4, $5)', [
+        ownerId,
+        stored.path,
+        name,
+        stored.mime,
+        stored.size,
+      ]);
+    } catch (error) {
+      await this.services.storage.remove(stored.path);
+      throw error;
+    }
+    return { path: stored.path, name, size: stored.size, mime: stored.mime };
+  }
+
+  /** A media token for each path the caller may see; the others are left out. */
+  async tokens(userId: number, paths: string[]): Promise<{ tokens: Record<string, string>; expires_in: number }> {
+    const wanted = [...new Set(paths)].filter(isFilePath);
+    const visible = await visibleFiles(this.services.db, userId, wanted);
+    const tokens: Record<string, string> = {};
+    for (const file of visible) tokens[file.path] = await this.services.mediaTokens.issue(userId, file.path);
+    return { tokens, expires_in: MEDIA_TOKEN_TTL_SECONDS };
+  }
+
+  /**
+   * A file for `/receive` (`disposition: 'auto'`: inline only for safe media) or `/specific/file` (always an
+   * attachment). The path is checked against our pattern before anything else; the token must be a media token
+   * for exactly this path whose user may (still) see the file.
+   */
+  async serve(path: string, token: string, disposition: 'auto' | 'attachment', rangeHeader: string | undefined): Promise<ServedFile> {
+    if (!isFilePath(path)) throw notFound('No such file', 'file_not_found');
+    const claims = await this.services.mediaTokens.verify(token);
+    if (!claims || claims.path !== path) throw unauthorized('Invalid or expired media token', 'invalid_media_token');
+    const [exists] = await this.services.db.query('SELECT 1 FROM files WHERE path = $1 AND deleted_at IS NULL', [path]);
+    if (!exists) throw notFound('No such file', 'file_not_found');
+    const [file] = await visibleFiles(this.services.db, claims.userId, [path]);
+    if (!file) throw unauthorized('Invalid or expired media token', 'invalid_media_token');
+    const size = await this.services.storage.size(path);
+    if (size === null) throw notFound('No such file', 'file_not_found');
+
+    const inline = disposition === 'auto' && isInlineType(file.mime);
+    const headers: Record<string, string> = {
+      'content-type': file.mime,
+      'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', file.original_name),
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; sandbox",
+      'accept-ranges': 'bytes',
+      // The URL carries a personal token: caches other than the browser's own must not keep it.
+      'cache-control': 'private, max-age=3600',
+    };
+    const range = parseRange(rangeHeader, size);
+    if (range === 'unsatisfiable') {
+      return { status: 416, headers: { ...headers, 'content-range': `bytes */${size}` }, body: null };
+    }
+    if (range) {
+      headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
+      headers['content-length'] = String(range.end - range.start + 1);
+      return { status: 206, headers, body: this.services.storage.open(path, range) };
+    }
+    headers['content-length'] = String(size);
+    return { status: 200, headers, body: size === 0 ? Readable.from([]) : this.services.storage.open(path) };
+  }
+
+  /**
+   * Removes every file the caller uploaded — except their current avatar and any group's current avatar — and
+   * deletes the messages carrying them (with `message-deleted`). First the files are marked deleted (no new
+   * message can take them from then on), then their messages are deleted chat by chat, then the bytes go.
+   */
+  async deleteAll(userId: number): Promise<{ deleted_files: number; deleted_messages: number }> {
+    const { db, events, storage } = this.services;
+    const marked = await db.query<{ path: string }>(
+      `UPDATE files f SET deleted_at = now()
+        WHERE f.owner_id = $1 AND f.deleted_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = $1 AND u.avatar = f.path)
+          AND NOT EXISTS (SELECT 1 FROM chats c WHERE c.avatar = f.path)
+        RETURNING f.path`,
+      [userId],
+    );
+    let deletedMessages = 0;
+    // Messages of this person's deleted files (also leftovers of an earlier run that stopped half-way). A send
+    // that took one of the files just before it was marked may commit a moment later: hence the loop.
+    for (let round = 0; round < 5; round += 1) {
+      const carrying = await db.query<{ id: number; chat_id: number }>(
+        `SELECT m.id, m.chat_id FROM messages m JOIN files f ON f.path = m.file_path
+          WHERE f.owner_id = $1 AND f.deleted_at IS NOT NULL AND m.deleted_at IS NULL`,
+        [userId],
+      );
+      if (carrying.length === 0) break;
+      const byChat = new Map<number, number[]>();
+      for (const row of carrying) byChat.set(row.chat_id, [...(byChat.get(row.chat_id) ?? []), row.id]);
+      const chatIds = [...byChat.keys()].sort((a, b) => a - b);
+      deletedMessages += await db.transaction(async (tx) => {
+        // Every chat first (in id order), then every recipient: the lock order all writers follow.
+        for (const chatId of chatIds) await lockChat(tx, chatId);
+        const recipients = await tx.query<{ user_id: number }>('SELECT user_id FROM chat_members WHERE chat_id = ANY($1::bigint[])', [chatIds]);
+        await events.lockRecipients(tx, recipients.map((row) => row.user_id));
+        let count = 0;
+        for (const chatId of chatIds) count += (await deleteMessages(tx, events, chatId, byChat.get(chatId)!)).length;
+        return count;
+      });
+    }
+    for (const { path } of marked) {
+      // Marked deleted already, so never served again; the bytes are left behind only if the disk refuses.
+      await storage.remove(path).catch((error: unknown) => this.log.error({ err: error, path }, 'could not remove a file from storage'));
+    }
+    return { deleted_files: marked.length, deleted_messages: deletedMessages };
+  }
+}
+
+export function toFileInfo(row: FileRow): FileInfo {
+  return { path: row.path, name: row.original_name, size: Number(row.size), mime: row.mime };
+}
+
+/** Reads the first `bytes` of a stream and gives back a stream of the whole, the first bytes included. */
+async function peek(source: Readable, bytes: number): Promise<{ head: Buffer; stream: Readable }> {
+  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const first: Buffer[] = [];
+  let length = 0;
+  let done = false;
+  while (length < bytes) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    first.push(next.value);
+    length += next.value.length;
+  }
+  async function* whole(): AsyncGenerator<Buffer> {
+    yield* first;
+    if (done) return;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  return { head: Buffer.concat(first).subarray(0, bytes), stream: Readable.from(whole(), { objectMode: false }) };
+}
+
+/**
+ * One `bytes=` range of a file of `size` bytes: null to send the whole file (no header, several ranges, or one
+ * we do not understand), 'unsatisfiable' for a range past the end.
+ */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+    if (match[2] !== '' && Number(match[2]) < start) return null;
+  }
+  if (start >= size || size === 0) return 'unsatisfiable';
+  return { start, end };
+}

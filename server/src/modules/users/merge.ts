@@ -1,0 +1,168 @@
+import type { Tx } from '../../db/index.js';
+import type { EventLog } from '../../events/log.js';
+import { chatViewsFor, lockChat } from '../chats/repository.js';
+import { publicProfiles } from './repository.js';
+
+const pairKey = (a: number, b: number) => `${Math.min(a, b)}:${Math.max(a, b)}`;
+
+interface GuestChat extends Record<string, unknown> {
+  id: number;
+  chat_type: 'private' | 'group';
+  /** The other person of a private chat. */
+  other_id: number | null;
+}
+
+/**
+ * Folds a guest into the existing account that has just proven the phone number, inside the verifying
+ * transaction. Everything the guest had becomes the account's:
+ *
+ * - messages they sent (and forwards naming them), files they uploaded, calls they made, contacts both ways;
+ * - groups: the guest's membership becomes the account's (or is dropped when the account is in the group too);
+ * - private chats: a chat with someone the account has no private chat with becomes the account's. A chat with
+ *   someone the account already has a private chat with is merged into that chat — the guest chat's messages
+ *   (and calls) move there, so nothing is lost and the pair keeps one chat; each person keeps the later of their
+ *   two read marks, and unread counts are recounted from it so they stay exact. A private chat between the guest
+ *   and the account itself would become a chat with oneself and is deleted.
+ *
+ * Then the guest is marked deleted and its logins revoked. Events: the account gets `chat-created` for each chat
+ * it gains, `chat-updated` for a chat that absorbed another; other people get `chat-updated` (participants
+ * changed) and `chat-deleted` for a private chat merged away.
+ */
+export async function mergeGuestInto(tx: Tx, events: EventLog, guestId: number, accountId: number, origin: string): Promise<void> {
+  const chats = await tx.query<GuestChat>(
+    `SELECT c.id, c.chat_type,
+            (SELECT o.user_id FROM chat_members o WHERE o.chat_id = c.id AND o.user_id <> $1 ORDER BY o.user_id LIMIT 1) AS other_id
+       FROM chat_members m JOIN chats c ON c.id = m.chat_id
+      WHERE m.user_id = $1 ORDER BY c.id`,
+    [guestId],
+  );
+  // The account's own private chat with the same person, where there is one.
+  const targets = new Map<number, number>();
+  for (const chat of chats) {
+    if (chat.chat_type !== 'private' || chat.other_id === null || chat.other_id === accountId) continue;
+    const [target] = await tx.query<{ id: number }>('SELECT id FROM chats WHERE private_key = $1', [pairKey(accountId, chat.other_id)]);
+    if (target) targets.set(chat.id, target.id);
+  }
+  // Chats first, in id order: the lock order of every writer.
+  for (const id of [...new Set([...chats.map((chat) => chat.id), ...targets.values()])].sort((a, b) => a - b)) {
+    await lockChat(tx, id);
+  }
+
+  // What the guest did is now the account's. (A client id the account already used gets a fresh one.)
+  await tx.query(
+    `UPDATE messages m SET sender_id = $2,
+            client_id = CASE WHEN EXISTS (SELECT 1 FROM messages x WHERE x.sender_id = $2 AND x.client_id = m.client_id)
+                             THEN gen_random_uuid() ELSE m.client_id END
+      WHERE m.sender_id = $1`,
+    [guestId, accountId],
+  );
+  await tx.query('UPDATE messages SET forwarded_from_id = $2 WHERE forwarded_from_id = $1', [guestId, accountId]);
+  await tx.query('UPDATE files SET owner_id = $2 WHERE owner_id = $1', [guestId, accountId]);
+  await tx.query('UPDATE calls SET caller_id = $2 WHERE caller_id = $1', [guestId, accountId]);
+  await tx.query('UPDATE chats SET owner_id = $2 WHERE owner_id = $1', [guestId, accountId]);
+  await tx.query('UPDATE users SET invited_by = $2 WHERE invited_by = $1 AND id <> $2', [guestId, accountId]);
+  await tx.query(
+    `INSERT INTO contacts (owner_id, user_id, alias_name, created_at)
+     SELECT $2, user_id, alias_name, created_at FROM contacts WHERE owner_id = $1 AND user_id <> $2
+     ON CONFLICT (owner_id, user_id) DO NOTHING`,
+    [guestId, accountId],
+  );
+  await tx.query(
+    `INSERT INTO contacts (owner_id, user_id, alias_name, created_at)
+     SELECT owner_id, $2, alias_name, created_at FROM contacts WHERE user_id = $1 AND owner_id <> $2
+     ON CONFLICT (owner_id, user_id) DO NOTHING`,
+    [guestId, accountId],
+  );
+  await tx.query('DELETE FROM contacts WHERE owner_id = $1 OR user_id = $1', [guestId]);
+
+  const gained: number[] = []; // chats the account did not have: chat-created to it
+  const updated = new Map<number, number[]>(); // chat → who gets chat-updated
+  const deleted = new Map<number, number[]>(); // chat → who gets chat-deleted
+  for (const chat of chats) {
+    const members = (await tx.query<{ user_id: number }>('SELECT user_id FROM chat_members WHERE chat_id = $1', [chat.id])).map(
+      (row) => row.user_id,
+    );
+    const others = members.filter((id) => id !== guestId && id !== accountId);
+    if (chat.chat_type === 'group') {
+      if (members.includes(accountId)) {
+        await tx.query('DELETE FROM chat_members WHERE chat_id = $1 AND user_id = $2', [chat.id, guestId]);
+        updated.set(chat.id, [...others, accountId]);
+      } else {
+        await tx.query('UPDATE chat_members SET user_id = $3 WHERE chat_id = $1 AND user_id = $2', [chat.id, guestId, accountId]);
+        gained.push(chat.id);
+        updated.set(chat.id, others);
+      }
+      continue;
+    }
+    if (chat.other_id === null || chat.other_id === accountId) {
+      deleted.set(chat.id, chat.other_id === accountId ? [accountId] : []);
+      await tx.query('DELETE FROM chats WHERE id = $1', [chat.id]);
+      continue;
+    }
+    const target = targets.get(chat.id);
+    if (target === undefined) {
+      await tx.query('UPDATE chats SET private_key = $2 WHERE id = $1', [chat.id, pairKey(accountId, chat.other_id)]);
+      await tx.query('UPDATE chat_members SET user_id = $3 WHERE chat_id = $1 AND user_id = $2', [chat.id, guestId, accountId]);
+      gained.push(chat.id);
+      updated.set(chat.id, [chat.other_id]);
+      continue;
+    }
+    await absorbPrivateChat(tx, chat.id, target, guestId, accountId);
+    deleted.set(chat.id, [chat.other_id]);
+    updated.set(target, [chat.other_id, accountId]);
+  }
+
+  await tx.query('UPDATE users SET deleted = true WHERE id = $1', [guestId]);
+  await tx.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [guestId]);
+
+  const recipients = [accountId, ...[...updated.values()].flat(), ...[...deleted.values()].flat()];
+  await events.lockRecipients(tx, recipients);
+  const [account] = await publicProfiles(tx, 0, 0, [accountId]);
+  for (const chatId of gained) {
+    const view = (await chatViewsFor(tx, chatId, [accountId], origin)).get(accountId);
+    await events.append(tx, [accountId], 'chat-created', { chat_id: chatId, user: account, chat: view });
+  }
+  for (const [chatId, userIds] of deleted) {
+    if (userIds.length > 0) await events.append(tx, userIds, 'chat-deleted', { chat_id: chatId });
+  }
+  for (const [chatId, userIds] of updated) {
+    const views = await chatViewsFor(tx, chatId, userIds, origin);
+    for (const userId of [...new Set(userIds)].sort((a, b) => a - b)) {
+      const chat = views.get(userId);
+      if (chat) await events.append(tx, [userId], 'chat-updated', { chat_id: chatId, chat });
+    }
+  }
+}
+
+/**
+ * Moves a guest's private chat into the account's chat with the same person, then deletes the emptied chat.
+ * Message ids grow with time, so the merged history reads in order.
+ */
+async function absorbPrivateChat(tx: Tx, from: number, into: number, guestId: number, accountId: number): Promise<void> {
+  await tx.query('UPDATE messages SET chat_id = $2 WHERE chat_id = $1', [from, into]);
+  await tx.query('UPDATE calls SET chat_id = $2 WHERE chat_id = $1', [from, into]);
+  // Each person keeps the later of their two read marks (the guest's mark counts as the account's)…
+  await tx.query(
+    `UPDATE chat_members t SET last_read_message_id = greatest(t.last_read_message_id, g.last_read_message_id)
+       FROM chat_members g
+      WHERE t.chat_id = $2 AND g.chat_id = $1
+        AND (g.user_id = t.user_id OR (g.user_id = $3 AND t.user_id = $4))`,
+    [from, into, guestId, accountId],
+  );
+  // …and the unread count is recounted from it: messages from the other person after the mark.
+  await tx.query(
+    `UPDATE chat_members t SET unread_count = (
+        SELECT count(*) FROM messages x
+         WHERE x.chat_id = t.chat_id AND x.deleted_at IS NULL AND x.sender_id <> t.user_id AND x.id > t.last_read_message_id)
+      WHERE t.chat_id = $1`,
+    [into],
+  );
+  await tx.query(
+    `UPDATE chats c SET last_message_id = latest.id, last_message_at = latest.created_at
+       FROM (SELECT (SELECT id FROM messages WHERE chat_id = $1 AND deleted_at IS NULL ORDER BY id DESC LIMIT 1) AS id) pick
+       LEFT JOIN messages latest ON latest.id = pick.id
+      WHERE c.id = $1`,
+    [into],
+  );
+  await tx.query('DELETE FROM chats WHERE id = $1', [from]);
+}

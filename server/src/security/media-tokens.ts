@@ -1,0 +1,54 @@
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+
+const ISSUER = 'messenger';
+const AUDIENCE = 'messenger-media';
+// Its own type, audience and key: a media token is never an access token, and an access token never a media token.
+const MEDIA_TYPE = 'media+jwt';
+const ALGORITHM = 'HS256';
+/** A media URL works for an hour (docs/api.md, `POST /file/tokens`). */
+export const MEDIA_TOKEN_TTL_SECONDS = 3600;
+
+export interface MediaClaims {
+  userId: number;
+  path: string;
+}
+
+/**
+ * Media tokens: the key of a `/receive/{path}` or `/specific/file` URL. Each is bound to one user and one file
+ * path, so a URL that leaks (a log, a shared link) opens that one file for at most an hour, and only while its
+ * user may still see it.
+ */
+export class MediaTokens {
+  constructor(private readonly key: Uint8Array) {}
+
+  /** `expiresAt` (seconds since the epoch) exists for tests of expired tokens. */
+  async issue(userId: number, path: string, expiresAt?: number): Promise<string> {
+    return new SignJWT({ path })
+      .setProtectedHeader({ alg: ALGORITHM, typ: MEDIA_TYPE })
+      .setSubject(String(userId))
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime(expiresAt ?? `${MEDIA_TOKEN_TTL_SECONDS}s`)
+      .sign(this.key);
+  }
+
+  /** The claims of a valid media token, or null for anything else (expired, forged, another type…). */
+  async verify(token: string): Promise<MediaClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: [ALGORITHM],
+        typ: MEDIA_TYPE,
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        requiredClaims: ['sub', 'exp', 'path'],
+      });
+      const userId = Number(payload.sub);
+      if (!Number.isSafeInteger(userId) || userId <= 0 || typeof payload.path !== 'string') return null;
+      return { userId, path: payload.path };
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError) return null;
+      throw error;
+    }
+  }
+}
