@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN_PHONE } from './tests/fixtures';
+import { ADMIN_PHONE, STAFF_PHONE } from './tests/fixtures';
 
 const port = Number(process.env.E2E_PORT ?? 18_080);
 const baseURL = `http://localhost:${port}`;
@@ -26,7 +26,19 @@ export default defineConfig({
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
       // Root in a container, and a machine whose network is closed: no sandbox, no background chatter.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        // A fake microphone and camera, granted without a prompt (voice messages; calls later).
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        '--autoplay-policy=no-user-gesture-required',
+      ],
     },
   },
   // The production build, started the way `npm start` starts it (after the build step of `npm test`).
@@ -43,7 +55,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       OTP_PER_IP_PER_HOUR: '10000',
-      ADMIN_PHONES: ADMIN_PHONE,
+      ADMIN_PHONES: `${ADMIN_PHONE},${STAFF_PHONE}`,
     },
   },
 });

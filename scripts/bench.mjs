@@ -1,6 +1,13 @@
-// `npm run bench`: performance figures (not pass/fail). Builds the server if needed, then runs each benchmark.
-import { ensureDependencies, buildStale, pnpm } from './lib.mjs';
+// `npm run bench`: performance figures (not pass/fail).
+//   server: send → ack and send → recipient latency, concurrent throughput, resume replay rate (PGlite, PostgreSQL)
+//   client: a 10 000-message chat opened in Chromium — time to the newest message, DOM size while scrolling
+import { ensureDependencies, buildStale, log, pnpm } from './lib.mjs';
+import { ensureChromium } from './chromium.mjs';
 
 await ensureDependencies();
 await buildStale();
+log('bench: server delivery');
 await pnpm(['--filter', '@messenger/server', 'run', 'bench']);
+log('bench: long chat in Chromium');
+const chromium = await ensureChromium();
+await pnpm(['--filter', '@messenger/e2e', 'run', 'bench'], { env: { ...process.env, CHROMIUM_PATH: chromium } });

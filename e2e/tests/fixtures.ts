@@ -1,8 +1,10 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { randomInt } from 'node:crypto';
+import { crc32, deflateSync } from 'node:zlib';
 
-/** The phone of the run's top admin (the server gets it as ADMIN_PHONES). */
+/** Phones of the run's top admins (the server gets them as ADMIN_PHONES); each signs up once per run. */
 export const ADMIN_PHONE = '+4915100000999';
+export const STAFF_PHONE = '+4915100000998';
 
 /** A valid mobile number nobody else in this run has. */
 export function newPhone(): string {
@@ -36,4 +38,75 @@ export async function signUpInBrowser(page: Page, name: string, phone = newPhone
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('tab', { name: 'Chats' })).toHaveAttribute('aria-selected', 'true');
   return { phone };
+}
+
+/** Adds a contact through the New contact dialog of the Contacts tab. */
+export async function addContact(page: Page, phone: string, name: string): Promise<void> {
+  await page.getByRole('tab', { name: 'Contacts' }).click();
+  await page.getByRole('button', { name: 'New contact' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New contact' });
+  await dialog.getByLabel('Phone number').fill(phone);
+  await dialog.getByLabel('Name', { exact: true }).fill(name);
+  await dialog.getByRole('button', { name: 'Add contact' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** Opens (creating if needed) the private chat with a contact, from the Contacts tab. */
+export async function openChatWith(page: Page, contactName: string): Promise<void> {
+  await page.getByRole('tab', { name: 'Contacts' }).click();
+  await page.getByRole('button', { name: `Open chat with ${contactName}` }).click();
+  await expect(page.getByRole('heading', { name: contactName })).toBeVisible();
+}
+
+/** Types and sends a text in the open chat, and waits until the server has it. */
+export async function send(page: Page, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(messageRow(page, text).getByRole('img', { name: 'Sent' })).toBeVisible();
+}
+
+/** The row of the message whose own text is exactly this (not a reply quoting it) in the open chat. */
+export function messageRow(page: Page, text: string) {
+  const exact = new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  return page
+    .getByRole('log', { name: 'Messages' })
+    .locator('.msg-bubble-row')
+    .filter({ has: page.locator('.msg-bubble-text', { hasText: exact }) });
+}
+
+/** Opens a message's actions menu and picks an item. */
+export async function messageAction(page: Page, text: string, action: string): Promise<void> {
+  const row = messageRow(page, text);
+  await row.hover();
+  await row.getByRole('button', { name: 'Message actions' }).click();
+  await page.getByRole('menuitem', { name: action }).click();
+}
+
+/** A real PNG of the given size (two colour bands), made here so the test needs no fixture files. */
+export function makePng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // truecolour RGB
+  const rows = [];
+  for (let y = 0; y < height; y += 1) {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x += 1) row.set(y < height / 2 ? [255, 140, 0] : [40, 90, 200], 1 + x * 3);
+    rows.push(row);
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -4,6 +4,8 @@ import { useThemeOnDocument } from '../theme/useThemeOnDocument';
 import { NotificationCenter } from '../notifications/NotificationCenter';
 import { useSessionEndRedirect } from './useSessionEndRedirect';
 import { ScrollToHash } from './ScrollToHash';
+import { EdgeNotice } from './EdgeNotice';
+import { GuestSignIn } from './GuestSignIn';
 
 function Root() {
   useThemeOnDocument();
@@ -13,6 +15,8 @@ function Root() {
       <ScrollToHash />
       <AppRoutes />
       <NotificationCenter />
+      <GuestSignIn />
+      <EdgeNotice />
     </>
   );
 }

@@ -8,6 +8,7 @@ import { RequireAdmin, RequireSession } from './guards';
 import { HomePane } from './HomePane';
 import { ChatRoute } from './ChatRoute';
 import { InviteLinkRoute } from './InviteLinkRoute';
+import { PrivacyPage } from '../pages/PrivacyPage';
 
 /** Spec §2 routes. Chat and admin layouts need a session; the admin one also role ≥ 2. */
 export function AppRoutes() {
@@ -15,6 +16,7 @@ export function AppRoutes() {
     <Routes>
       <Route path="/login" element={<LoginPage />} />
       <Route path="/link/:code" element={<InviteLinkRoute />} />
+      <Route path="/privacy" element={<PrivacyPage />} />
       <Route element={<RequireSession />}>
         <Route element={<ChatLayout />}>
           <Route index element={<HomePane />} />

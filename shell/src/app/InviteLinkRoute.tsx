@@ -1,15 +1,68 @@
-import { Navigate, useParams } from 'react-router-dom';
-import { useAuthStore } from '@messenger/shared';
-import { rememberInviteCode } from '../login/invite-code';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { beginSession, chatsApi, errorText, useAuthStore, useChatsStore, userApi } from '@messenger/shared';
+import { isGroupCode, rememberInviteCode } from '../login/invite-code';
 
 /**
- * `/link/{code}`: someone shared their invite link. A signed-in person just goes to the chats; anyone else signs
- * in with the code remembered, so a new account is attributed to the inviter (`?code=` on sign-in).
+ * `/link/{code}`: someone shared their invite link. A signed-in person gets the private chat with the inviter
+ * (and them as a contact). A visitor without an account becomes a guest with that chat at once — they can sign
+ * in with their phone later and keep it. Either way the chat opens. A group's link (`C-…`) joins the group;
+ * someone not signed in signs in first and comes back here.
  */
 export function InviteLinkRoute() {
-  const { code } = useParams();
-  const hasSession = useAuthStore((state) => state.hasSession);
-  if (hasSession) return <Navigate to="/" replace />;
-  if (code) rememberInviteCode(code);
-  return <Navigate to="/login" replace state={{ invited: true }} />;
+  const { t } = useTranslation('shell');
+  const { code = '' } = useParams();
+  const navigate = useNavigate();
+  const signedIn = useAuthStore((state) => state.hasSession);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    rememberInviteCode(code);
+    if (isGroupCode(code)) {
+      if (!signedIn) {
+        navigate('/login', { replace: true, state: { invited: true } });
+        return;
+      }
+      chatsApi
+        .join(code)
+        .then((chat) => {
+          if (cancelled) return;
+          useChatsStore.getState().upsert(chat);
+          navigate(`/${chat.id}`, { replace: true });
+        })
+        .catch((failure: unknown) => !cancelled && setError(errorText(failure, 'shell:invite.invalid')));
+      return () => {
+        cancelled = true;
+      };
+    }
+    userApi
+      .followInvite(code, signedIn)
+      .then((result) => {
+        if (cancelled) return;
+        if (result.jwt_info) beginSession(result.jwt_info);
+        else useChatsStore.getState().upsert(result.chat);
+        navigate(`/${result.chat.id}`, { replace: true });
+      })
+      .catch((failure: unknown) => !cancelled && setError(errorText(failure, 'shell:invite.invalid')));
+    return () => {
+      cancelled = true;
+    };
+    // Follow the link once per code; signing in afterwards must not follow it again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [code]);
+
+  return (
+    <main className="shell-centered">
+      {error ? (
+        <div role="alert">
+          <p>{error}</p>
+          <Link to={signedIn ? '/' : '/login'}>{signedIn ? t('invite.toChats') : t('invite.toSignIn')}</Link>
+        </div>
+      ) : (
+        <p role="status">{t('invite.opening')}</p>
+      )}
+    </main>
+  );
 }

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { authApi, beginSession, config, errorText, formatPhone } from '@messenger/shared';
 import { useLoginStore } from './useLoginStore';
 import { loginErrorText } from './login-errors';
-import { forgetInviteCode, takeInviteCode } from './invite-code';
+import { pathAfterSignIn, takeInviteCode } from './invite-code';
 
 /** Seconds left until `at`, ticking once a second. */
 function useCountdown(at: number): number {
@@ -34,10 +34,9 @@ export function CodeStep() {
     setError(null);
     try {
       const result = await authApi.signIn(phone, value, takeInviteCode());
-      forgetInviteCode();
       beginSession(result.jwt_info);
       signedIn(result.is_new_user);
-      if (!result.is_new_user) navigate('/', { replace: true, state: { refresh: true } });
+      if (!result.is_new_user) navigate(pathAfterSignIn(), { replace: true, state: { refresh: true } });
     } catch (failure) {
       setError(loginErrorText(failure) ?? errorText(failure, 'shell:login.error'));
       setCode('');

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { ApiError, cleanUsername, config, errorText, isValidUsername, userApi } from '@messenger/shared';
 import { useLoginStore } from './useLoginStore';
+import { pathAfterSignIn } from './invite-code';
 
 /** Step 3, new accounts only: name and username, both optional (Skip goes straight to the chats). */
 export function ProfileStep() {
@@ -18,7 +19,7 @@ export function ProfileStep() {
 
   const finish = () => {
     reset();
-    navigate('/', { replace: true, state: { refresh: true } });
+    navigate(pathAfterSignIn(), { replace: true, state: { refresh: true } });
   };
 
   const save = async (event: FormEvent) => {

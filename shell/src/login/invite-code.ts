@@ -1,14 +1,33 @@
 const KEY = 'msgr.invite-code';
-const CODE = /^[A-Za-z0-9]{4,64}$/;
+/** A person's invite code, or a group's join code (C- + 10 letters or digits). */
+const CODE = /^(C-)?[A-Za-z0-9]{4,64}$/;
+const GROUP_CODE = /^C-[A-Za-z0-9]{10}$/;
 
-/** Keeps the invite code a person arrived with until they sign in (this tab only). */
+/** Keeps the code of the invite link a person arrived with until they have signed in (this tab only). */
 export function rememberInviteCode(code: string): void {
   if (CODE.test(code)) sessionStorage.setItem(KEY, code);
 }
 
-export function takeInviteCode(): string | undefined {
+function remembered(): string | undefined {
   const code = sessionStorage.getItem(KEY) ?? undefined;
   return code && CODE.test(code) ? code : undefined;
+}
+
+export function isGroupCode(code: string): boolean {
+  return GROUP_CODE.test(code);
+}
+
+/** The inviter's code for `?code=` on sign-in (a person's code only: it attributes the new account). */
+export function takeInviteCode(): string | undefined {
+  const code = remembered();
+  return code && !isGroupCode(code) ? code : undefined;
+}
+
+/** Where to go after signing in: back to a group's link (to join it), else the chats. */
+export function pathAfterSignIn(): string {
+  const code = remembered();
+  sessionStorage.removeItem(KEY);
+  return code && isGroupCode(code) ? `/link/${code}` : '/';
 }
 
 export function forgetInviteCode(): void {

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useNavigate } from 'react-router-dom';
 import {
   chatDisplay,
   displayName,
@@ -19,12 +20,14 @@ import { playNotificationSound } from './sound';
  * chat that is not open (and whose notifications are on), a new chat, a contact who joined (spec §4).
  */
 export function useLiveNotifications(): void {
+  const navigate = useNavigate();
   useEffect(() => {
     const notify = (item: Parameters<ReturnType<typeof useNotificationsStore.getState>['push']>[0]) => {
       const me = useAuthStore.getState().user;
       if (!me) return;
       if (me.popup_notifications) useNotificationsStore.getState().push(item);
       if (me.sound_notifications) playNotificationSound();
+      if (me.popup_notifications && document.visibilityState === 'hidden') showDesktopNotification(item, navigate);
     };
 
     const onEvent = (event: FlowEvent) => {
@@ -47,7 +50,7 @@ export function useLiveNotifications(): void {
           group,
           avatar: user.avatar,
           // "Private" notifications never show what was written.
-          text: me.private_notifications || message.type !== 'text' ? i18n.t('shell:notifications.newMessage') : message.text,
+          text: me.private_notifications || !message.text ? i18n.t('shell:notifications.newMessage') : message.text,
           chat: { id: message.chat_id },
         });
       } else if (event.event_type === 'chat-created') {
@@ -60,5 +63,17 @@ export function useLiveNotifications(): void {
       }
     };
     return eventBus.on('event', onEvent);
-  }, []);
+  }, [navigate]);
+}
+
+/** While the tab is hidden, a system notification too (if the person allowed it in their profile). */
+function showDesktopNotification(item: { text: string; sender?: string; group?: string; chat?: { id: number } }, navigate: (path: string) => void): void {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  const title = [item.sender, item.group].filter(Boolean).join(' · ') || i18n.t('shell:appName');
+  const notification = new Notification(title, { body: item.text, tag: item.chat ? `chat-${item.chat.id}` : undefined });
+  notification.onclick = () => {
+    window.focus();
+    if (item.chat) navigate(`/${item.chat.id}`);
+    notification.close();
+  };
 }

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { unlessGuest, useAuthStore } from '@messenger/shared';
 import { RemoteSlot } from '../remotes/RemoteSlot';
 import { Remotes } from '../remotes/registry';
 import { useSidebarStore, type SidebarTab } from '../layouts/useSidebarStore';
@@ -28,7 +29,18 @@ export function Sidebar() {
   const current: TabId = pathname === '/profile' ? 'profile' : listTab;
   const panelId = useId();
 
+  const guest = useAuthStore((state) => state.user?.temporary ?? false);
+
   const select = (tab: TabId) => {
+    // Spec §2: guests have the Chats and Profile tabs; the others ask them to sign in.
+    if (tab === 'calls' || tab === 'contacts') {
+      unlessGuest(guest, () => show(tab));
+      return;
+    }
+    show(tab);
+  };
+
+  const show = (tab: TabId) => {
     if (tab === 'profile') {
       navigate('/profile');
       return;

@@ -88,7 +88,7 @@ function CallList({ calls }: { calls: CallRecord[] }) {
               aria-label={`${t('calls.open', { name })}. ${direction}${call.connected ? '' : `, ${t('calls.notConnected')}`}`}
               onClick={() => navigate(`/${call.chat_id}`)}
             >
-              <Avatar name={name} src={call.chat_avatar} group={call.chat_type === 'group'} size={44} />
+              <Avatar name={name} path={call.chat_avatar} group={call.chat_type === 'group'} size={44} />
               <span className="calls-main">
                 <span className="calls-name">{name}</span>
                 <span className="calls-detail">

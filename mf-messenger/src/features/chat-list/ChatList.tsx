@@ -2,6 +2,7 @@ import { NavLink } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Avatar, formatListTime, useAuthStore, useSettingsStore } from '@messenger/shared';
 import { useChatRows, type ChatRowModel } from './useChatRows';
+import { messagePreview } from './preview';
 
 /** Spec §2 chat list: avatar, group mark, name, time of the last message, preview and unread count. */
 export function ChatList() {
@@ -26,10 +27,10 @@ function ChatRow({ row }: { row: ChatRowModel }) {
   const me = useAuthStore((state) => state.user?.id);
   const { chat, name, avatar } = row;
   const last = chat.last_message;
-  const preview = last ? (last.sender_id === me ? t('chats.you', { text: last.text }) : last.text) : t('chats.noMessages');
+  const preview = last ? (last.sender_id === me ? t('chats.you', { text: messagePreview(last) }) : messagePreview(last)) : t('chats.noMessages');
   return (
     <NavLink to={`/${chat.id}`} className="msg-row">
-      <Avatar name={name} src={avatar} group={chat.chat_type === 'group'} />
+      <Avatar name={name} path={avatar} group={chat.chat_type === 'group'} />
       <span className="msg-row-main">
         <span className="msg-row-top">
           <span className="msg-row-name">{name}</span>

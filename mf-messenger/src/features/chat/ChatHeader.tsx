@@ -1,25 +1,109 @@
-import { Link } from 'react-router-dom';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { Avatar, chatDisplay, useAuthStore, useContactsStore, useUsersStore, type Chat } from '@messenger/shared';
+import {
+  Avatar,
+  ConfirmDialog,
+  chatDisplay,
+  chatsApi,
+  errorText,
+  useAuthStore,
+  useChatsStore,
+  useContactsStore,
+  useNotificationsStore,
+  useUsersStore,
+  type Chat,
+} from '@messenger/shared';
+import { AutoDeleteDialog, intervalLabel } from './AutoDeleteDialog';
 
-export function ChatHeader({ chat }: { chat: Chat }) {
-  const { t } = useTranslation('messenger');
+interface ChatHeaderProps {
+  chat: Chat;
+  panelOpen: boolean;
+  onTogglePanel: () => void;
+  searching: boolean;
+  onToggleSearch: () => void;
+}
+
+/** Who the chat is with, and its actions: search, auto-delete timer, mute, delete or leave. */
+export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggleSearch }: ChatHeaderProps) {
+  const { t, i18n } = useTranslation('messenger');
+  const navigate = useNavigate();
   const me = useAuthStore((state) => state.user?.id ?? 0);
   const contacts = useContactsStore((state) => state.contacts);
   const profiles = useUsersStore((state) => state.profiles);
   const { name, avatar } = chatDisplay(chat, me, contacts, profiles);
+  const [timerOpen, setTimerOpen] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const isGroup = chat.chat_type === 'group';
+  const leaving = isGroup && chat.owner_id !== me;
+
+  const toggleNotifications = async () => {
+    try {
+      const result = await chatsApi.setNotifications(chat.id, !chat.notifications);
+      useChatsStore.getState().patch(chat.id, { notifications: result.notifications });
+    } catch (error) {
+      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:chat.notificationsFailed') });
+    }
+  };
+
+  const remove = async () => {
+    setConfirmDelete(false);
+    try {
+      await chatsApi.remove(chat.id);
+      useChatsStore.getState().remove(chat.id);
+      navigate('/', { replace: true });
+    } catch (error) {
+      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:chat.deleteChatFailed') });
+    }
+  };
+
   return (
     <header className="msg-chat-header">
       <Link to="/" className="msg-back" aria-label={t('chat.back')}>
         ‹
       </Link>
-      <Avatar name={name} src={avatar} size={40} group={chat.chat_type === 'group'} />
-      <div className="msg-chat-title">
-        <h2 id="chat-title">{name}</h2>
-        <span className="msg-chat-subtitle">
-          {chat.chat_type === 'private' ? t('chat.privateChat') : t('chat.members', { count: chat.participants.length })}
+      <button type="button" className="msg-chat-identity" aria-expanded={panelOpen} onClick={onTogglePanel} aria-label={t('chat.info', { name })}>
+        <Avatar name={name} path={avatar} size={40} group={isGroup} />
+        <span className="msg-chat-title">
+          <span id="chat-title" className="msg-chat-name" role="heading" aria-level={2}>
+            {name}
+          </span>
+          <span className="msg-chat-subtitle">
+            {isGroup ? t('chat.members', { count: chat.participants.length }) : t('chat.privateChat')}
+            {chat.interval > 0 && ` · ${t('chat.autoDeleteAfter', { interval: intervalLabel(chat.interval, i18n.language) })}`}
+          </span>
         </span>
+      </button>
+      <div className="msg-chat-actions">
+        <button type="button" className="ui-icon-button" aria-label={t('chat.search')} aria-pressed={searching} onClick={onToggleSearch}>
+          🔍
+        </button>
+        <button type="button" className="ui-icon-button" aria-label={t('chat.autoDelete')} onClick={() => setTimerOpen(true)}>
+          ⏱
+        </button>
+        <button
+          type="button"
+          className="ui-icon-button"
+          aria-label={chat.notifications ? t('chat.mute') : t('chat.unmute')}
+          onClick={() => void toggleNotifications()}
+        >
+          {chat.notifications ? '🔔' : '🔕'}
+        </button>
+        <button type="button" className="ui-icon-button" aria-label={leaving ? t('chat.leaveGroup') : t('chat.deleteChat')} onClick={() => setConfirmDelete(true)}>
+          🗑
+        </button>
       </div>
+      {timerOpen && <AutoDeleteDialog chat={chat} onClose={() => setTimerOpen(false)} />}
+      {confirmDelete && (
+        <ConfirmDialog
+          title={leaving ? t('chat.leaveGroupTitle') : t('chat.deleteChatTitle')}
+          subtitle={leaving ? t('chat.leaveGroupSubtitle', { name }) : t('chat.deleteChatSubtitle', { name })}
+          approveLabel={leaving ? t('chat.leaveGroup') : t('chat.deleteChat')}
+          danger
+          onApprove={() => void remove()}
+          onCancel={() => setConfirmDelete(false)}
+        />
+      )}
     </header>
   );
 }

@@ -1,19 +1,29 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, chatsApi, errorText, useChatsStore, useUsersStore } from '@messenger/shared';
 import { ChatHeader } from './ChatHeader';
 import { MessageList } from './MessageList';
 import { Composer } from './Composer';
+import { ChatSearch } from './ChatSearch';
+import { useUploadsStore } from './uploadsStore';
+import { GroupPanel } from '../groups/GroupPanel';
+import { PersonPanel } from '../people/PersonPanel';
 
 /**
  * `/{chat_id}`: the open chat. While it is on screen it is the active chat — its messages count as read — and
- * opening it marks it read on the server.
+ * opening it marks it read on the server. Files dropped anywhere on it are uploaded and sent.
  */
 export function ChatPage({ chatId }: { chatId: number }) {
   const { t } = useTranslation('messenger');
   const chat = useChatsStore((state) => state.chats.find((candidate) => candidate.id === chatId));
   const loaded = useChatsStore((state) => state.loaded);
+  const startUpload = useUploadsStore((state) => state.start);
   const [missing, setMissing] = useState<string | null>(null);
+  const [panelOpen, setPanelOpen] = useState(false);
+  const [searching, setSearching] = useState(false);
+  const [query, setQuery] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const [wasThere, setWasThere] = useState(false);
 
   useEffect(() => {
     useChatsStore.getState().setActive(chatId);
@@ -22,9 +32,11 @@ export function ChatPage({ chatId }: { chatId: number }) {
     };
   }, [chatId]);
 
+  if (chat && !wasThere) setWasThere(true);
+
   // A chat not (yet) in the list — a link, a fresh chat — is fetched on its own.
   useEffect(() => {
-    if (chat || !loaded) return;
+    if (chat || !loaded || wasThere) return;
     let cancelled = false;
     chatsApi
       .get(chatId)
@@ -39,7 +51,7 @@ export function ChatPage({ chatId }: { chatId: number }) {
     return () => {
       cancelled = true;
     };
-  }, [chat, chatId, loaded, t]);
+  }, [chat, chatId, loaded, wasThere, t]);
 
   const unread = chat?.unread_messages ?? 0;
   useEffect(() => {
@@ -54,19 +66,73 @@ export function ChatPage({ chatId }: { chatId: number }) {
     return () => document.removeEventListener('visibilitychange', onVisible);
   }, [chatId]);
 
-  if (missing) {
+  // A chat that disappears while open (deleted, left, removed from it) says so instead of vanishing.
+  if (missing || (wasThere && !chat)) {
     return (
       <div className="msg-chat-missing" role="alert">
-        <p>{missing}</p>
+        <p>{missing ?? t('chat.unavailable')}</p>
       </div>
     );
   }
   if (!chat) return <p className="ui-empty">{t('common:loading')}</p>;
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    for (const file of event.dataTransfer.files) void startUpload(chat.id, file);
+  };
+
   return (
-    <section className="msg-chat" aria-labelledby="chat-title">
-      <ChatHeader chat={chat} />
-      <MessageList chat={chat} />
-      <Composer chatId={chat.id} />
-    </section>
+    <div className="msg-chat-page">
+      <section
+        className="msg-chat"
+        aria-labelledby="chat-title"
+        onDragOver={(event) => {
+          if (event.dataTransfer.types.includes('Files')) {
+            event.preventDefault();
+            setDragging(true);
+          }
+        }}
+        onDragLeave={(event) => {
+          if (!event.currentTarget.contains(event.relatedTarget as Node)) setDragging(false);
+        }}
+        onDrop={onDrop}
+      >
+        <ChatHeader
+          chat={chat}
+          panelOpen={panelOpen}
+          onTogglePanel={() => setPanelOpen((open) => !open)}
+          searching={searching}
+          onToggleSearch={() => {
+            setSearching((open) => !open);
+            setQuery('');
+          }}
+        />
+        {searching && (
+          <ChatSearch
+            chatId={chat.id}
+            query={query}
+            onQuery={setQuery}
+            onClose={() => {
+              setSearching(false);
+              setQuery('');
+            }}
+          />
+        )}
+        <MessageList chat={chat} highlight={searching ? query : undefined} />
+        <Composer chatId={chat.id} />
+        {dragging && (
+          <div className="msg-drop-zone" aria-hidden="true">
+            {t('chat.dropFiles')}
+          </div>
+        )}
+      </section>
+      {panelOpen &&
+        (chat.chat_type === 'group' ? (
+          <GroupPanel chat={chat} onClose={() => setPanelOpen(false)} />
+        ) : (
+          <PersonPanel chat={chat} onClose={() => setPanelOpen(false)} />
+        ))}
+    </div>
   );
 }

@@ -1,11 +1,11 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initTestI18n } from '@messenger/shared/testing';
-import { sendText } from '@messenger/shared';
+import { sendMessage } from '@messenger/shared';
 import '../../i18n';
 import { Composer } from './Composer';
 
-jest.mock('@messenger/shared', () => ({ ...jest.requireActual('@messenger/shared'), sendText: jest.fn() }));
+jest.mock('@messenger/shared', () => ({ ...jest.requireActual('@messenger/shared'), sendMessage: jest.fn() }));
 
 beforeAll(async () => {
   await initTestI18n();
@@ -20,7 +20,7 @@ test('Enter sends the trimmed text and clears the box; Shift+Enter adds a line',
   await user.type(box, '  first line{Shift>}{Enter}{/Shift}second  ');
   expect(box).toHaveValue('  first line\nsecond  ');
   await user.keyboard('{Enter}');
-  expect(sendText).toHaveBeenCalledWith(7, 'first line\nsecond');
+  expect(sendMessage).toHaveBeenCalledWith({ chatId: 7, text: 'first line\nsecond', replyTo: undefined });
   expect(box).toHaveValue('');
 });
 
@@ -29,6 +29,12 @@ test('never sends blank text and caps input at 10 000 characters', async () => {
   render(<Composer chatId={7} />);
   const box = screen.getByRole('textbox', { name: 'Message' });
   await user.type(box, '   {Enter}');
-  expect(sendText).not.toHaveBeenCalled();
+  expect(sendMessage).not.toHaveBeenCalled();
   expect(box).toHaveAttribute('maxLength', '10000');
+});
+
+test('offers the microphone and the attach button when there is nothing to send', () => {
+  render(<Composer chatId={7} />);
+  expect(screen.getByRole('button', { name: 'Record a voice message' })).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Attach a file' })).toBeInTheDocument();
 });

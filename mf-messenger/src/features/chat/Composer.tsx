@@ -1,48 +1,97 @@
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { config, sendText } from '@messenger/shared';
+import { config, sendMessage } from '@messenger/shared';
+import { useChatUiStore } from './chatUiStore';
+import { useUploadsStore } from './uploadsStore';
+import { ReplyBar } from './ReplyBar';
+import { UploadProgress } from './UploadProgress';
+import { VoiceRecorder } from './VoiceRecorder';
 
 /** How many characters before the limit the counter appears. */
 const COUNTER_FROM = 500;
 
-/** The message box: Enter sends, Shift+Enter breaks the line, at most 10 000 characters (spec §5). */
+/**
+ * The message box: Enter sends, Shift+Enter breaks the line, at most 10 000 characters (spec §5). Files come
+ * through the attach button (or a drop on the chat); the microphone records a voice message.
+ */
 export function Composer({ chatId }: { chatId: number }) {
   const { t } = useTranslation('messenger');
   const [text, setText] = useState('');
+  const [recording, setRecording] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
+  const replyTo = useChatUiStore((state) => state.replyTo[chatId]);
+  const setReplyTo = useChatUiStore((state) => state.setReplyTo);
+  const startUpload = useUploadsStore((state) => state.start);
   const trimmed = text.trim();
   const left = config.textMax - text.length;
 
   const send = (event?: FormEvent) => {
     event?.preventDefault();
     if (!trimmed || text.length > config.textMax) return;
-    sendText(chatId, trimmed);
+    sendMessage({ chatId, text: trimmed, replyTo });
+    setReplyTo(chatId, undefined);
     setText('');
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) send(event);
+    if (event.key === 'Escape' && replyTo) setReplyTo(chatId, undefined);
   };
 
   return (
-    <form className="msg-composer" onSubmit={send}>
-      <textarea
-        aria-label={t('chat.composer')}
-        placeholder={t('chat.composer')}
-        value={text}
-        maxLength={config.textMax}
-        rows={1}
-        onChange={(event) => setText(event.target.value)}
-        onKeyDown={onKeyDown}
-        aria-describedby={left <= COUNTER_FROM ? 'composer-left' : undefined}
-      />
-      {left <= COUNTER_FROM && (
-        <span id="composer-left" className="msg-composer-left">
-          {t('chat.charactersLeft', { count: left })}
-        </span>
+    <div className="msg-composer-area">
+      <UploadProgress chatId={chatId} />
+      {replyTo && <ReplyBar message={replyTo} onCancel={() => setReplyTo(chatId, undefined)} />}
+      {recording ? (
+        <VoiceRecorder chatId={chatId} onDone={() => setRecording(false)} />
+      ) : (
+        <form className="msg-composer" onSubmit={send}>
+          <input
+            ref={picker}
+            type="file"
+            multiple
+            hidden
+            aria-hidden="true"
+            tabIndex={-1}
+            onChange={(event) => {
+              for (const file of event.target.files ?? []) void startUpload(chatId, file);
+              event.target.value = '';
+            }}
+          />
+          <button type="button" className="ui-icon-button msg-attach" aria-label={t('chat.attach')} onClick={() => picker.current?.click()}>
+            📎
+          </button>
+          <textarea
+            aria-label={t('chat.composer')}
+            placeholder={t('chat.composer')}
+            value={text}
+            maxLength={config.textMax}
+            rows={1}
+            onChange={(event) => setText(event.target.value)}
+            onKeyDown={onKeyDown}
+            aria-describedby={left <= COUNTER_FROM ? 'composer-left' : undefined}
+          />
+          {left <= COUNTER_FROM && (
+            <span id="composer-left" className="msg-composer-left">
+              {t('chat.charactersLeft', { count: left })}
+            </span>
+          )}
+          {trimmed ? (
+            <button type="submit" className="ui-button ui-button-primary">
+              {t('chat.send')}
+            </button>
+          ) : (
+            <>
+              <button type="button" className="ui-icon-button msg-mic" aria-label={t('chat.recordVoice')} onClick={() => setRecording(true)}>
+                🎤
+              </button>
+              <button type="submit" className="ui-button ui-button-primary" disabled>
+                {t('chat.send')}
+              </button>
+            </>
+          )}
+        </form>
       )}
-      <button type="submit" className="ui-button ui-button-primary" disabled={!trimmed}>
-        {t('chat.send')}
-      </button>
-    </form>
+    </div>
   );
 }

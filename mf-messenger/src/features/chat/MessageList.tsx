@@ -1,33 +1,46 @@
-import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { useTranslation } from 'react-i18next';
-import {
-  displayName,
-  useAuthStore,
-  useContactsStore,
-  useMessagesStore,
-  useUsersStore,
-  type Chat,
-} from '@messenger/shared';
+import { useAuthStore, useMessagesStore, type Chat, type ChatMessage } from '@messenger/shared';
 import { MessageBubble } from './MessageBubble';
+import { useChatUiStore } from './chatUiStore';
 
-/** How close to the bottom (px) still counts as "at the bottom", where new messages keep the view pinned. */
-const PIN_THRESHOLD = 80;
-/** How close to the top (px) starts loading the previous page. */
-const LOAD_OLDER_THRESHOLD = 200;
+/** Above the oldest loaded message; always the same height, so showing "loading" never moves the messages. */
+function ListTop({ context }: { context?: { loading: boolean; label: string } }) {
+  return <div className="msg-list-top">{context?.loading && <span className="msg-loading-older">{context.label}</span>}</div>;
+}
 
 /**
- * The chat's messages, opening at the newest. Scrolling near the top loads the previous page and keeps the
- * view where it was; a new message scrolls into view only if the reader was already at the bottom.
+ * A virtual list can only prepend by lowering the index of its first item; this is where the first loaded
+ * message sits, so older pages count down from it and new messages never shift it.
  */
-export function MessageList({ chat }: { chat: Chat }) {
+const START_INDEX = 1_000_000_000;
+/** How many pages the list may load while looking for a message to show (a reply's quote, a search hit). */
+const MAX_PAGES_TO_FIND = 40;
+
+interface MessageListProps {
+  chat: Chat;
+  /** Text to highlight (the in-chat search). */
+  highlight?: string;
+}
+
+/**
+ * The chat's messages, virtualized: only the messages near the viewport are in the DOM, however long the
+ * history. It opens at the newest, loads older pages as the reader scrolls up without moving what they are
+ * reading, follows new messages only when the reader is at the bottom, and otherwise offers a scroll-down
+ * button with the count of new messages below.
+ */
+export function MessageList({ chat, highlight }: MessageListProps) {
   const { t } = useTranslation('messenger');
   const me = useAuthStore((state) => state.user?.id ?? 0);
   const thread = useMessagesStore((state) => state.threads[chat.id]);
-  const contacts = useContactsStore((state) => state.contacts);
-  const profiles = useUsersStore((state) => state.profiles);
-  const scroller = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
-  const anchor = useRef<{ height: number; top: number } | null>(null);
+  const messages = useMemo(() => thread?.messages ?? [], [thread?.messages]);
+  const list = useRef<VirtuosoHandle>(null);
+  const [anchor, setAnchor] = useState<string | null>(null);
+  const [atBottom, setAtBottom] = useState(true);
+  const [seenCount, setSeenCount] = useState(0);
+  const [flashId, setFlashId] = useState<number | null>(null);
+  const focus = useChatUiStore((state) => state.focus);
 
   useEffect(() => {
     void useMessagesStore
@@ -36,67 +49,109 @@ export function MessageList({ chat }: { chat: Chat }) {
       .catch(() => undefined);
   }, [chat.id]);
 
+  // The first message ever shown is the anchor; everything older is prepended before it.
+  if (anchor === null && messages.length > 0) setAnchor(messages[0]!.client_id);
+  const anchorIndex = Math.max(0, messages.findIndex((message) => message.client_id === anchor));
+  const firstItemIndex = START_INDEX - anchorIndex;
+
+  if (atBottom && seenCount !== messages.length) setSeenCount(messages.length);
+  const unseen = atBottom ? 0 : messages.slice(seenCount).filter((message) => message.sender_id !== me).length;
+
   const loadOlder = useCallback(() => {
-    const element = scroller.current;
-    const current = useMessagesStore.getState().threads[chat.id];
-    if (!element || !current?.hasMore || current.loading) return;
-    anchor.current = { height: element.scrollHeight, top: element.scrollTop };
     void useMessagesStore
       .getState()
       .loadOlder(chat.id)
       .catch(() => undefined);
   }, [chat.id]);
 
-  const messages = thread?.messages ?? [];
-  const newest = messages.at(-1);
+  // Bring a message into view (and flash it), loading older pages until it is there.
+  useEffect(() => {
+    if (!focus || focus.chatId !== chat.id) return;
+    let cancelled = false;
+    void (async () => {
+      for (let page = 0; page <= MAX_PAGES_TO_FIND && !cancelled; page += 1) {
+        const current = useMessagesStore.getState().threads[chat.id];
+        const index = current?.messages.findIndex((message) => message.id === focus.messageId) ?? -1;
+        if (index >= 0) {
+          list.current?.scrollToIndex({ index, align: 'center', behavior: 'smooth' });
+          setFlashId(focus.messageId);
+          return;
+        }
+        if (!current?.hasMore) return;
+        await useMessagesStore.getState().loadOlder(chat.id).catch(() => undefined);
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [focus, chat.id]);
 
-  // After rendering: keep the old messages still when a page is prepended, or stay pinned to the newest.
-  useLayoutEffect(() => {
-    const element = scroller.current;
-    if (!element) return;
-    if (anchor.current) {
-      element.scrollTop = anchor.current.top + (element.scrollHeight - anchor.current.height);
-      anchor.current = null;
-    } else if (pinned.current || newest?.sender_id === me) {
-      element.scrollTop = element.scrollHeight;
-    }
-  }, [messages.length, newest?.client_id, newest?.sender_id, me]);
-
-  const onScroll = () => {
-    const element = scroller.current;
-    if (!element) return;
-    pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < PIN_THRESHOLD;
-    if (element.scrollTop < LOAD_OLDER_THRESHOLD) loadOlder();
-  };
+  useEffect(() => {
+    if (flashId === null) return;
+    const timer = setTimeout(() => setFlashId(null), 1600);
+    return () => clearTimeout(timer);
+  }, [flashId]);
 
   const showSender = chat.chat_type === 'group';
-  return (
-    <div className="msg-scroller" ref={scroller} onScroll={onScroll}>
-      <div className="msg-messages" role="log" aria-label={t('chat.messages')} aria-live="polite">
-        {thread?.loading && <p className="msg-loading-older">{t('chat.loadingOlder')}</p>}
-        {thread?.loaded && thread.hasMore && !thread.loading && (
-          <button type="button" className="ui-button msg-load-older" onClick={loadOlder}>
-            {t('chat.loadOlder')}
-          </button>
-        )}
-        {thread?.error && (
+  const renderMessage = useCallback(
+    (_index: number, message: ChatMessage) => (
+      <MessageBubble message={message} chat={chat} own={message.sender_id === me} showSender={showSender} highlight={highlight} flash={message.id === flashId} />
+    ),
+    [chat, me, showSender, highlight, flashId],
+  );
+
+  if (!thread?.loaded) {
+    return (
+      <div className="msg-scroller msg-scroller-empty">
+        {thread?.error ? (
           <p className="ui-error" role="alert">
             {t('chat.loadFailed')}
           </p>
+        ) : (
+          <p className="ui-empty">{t('common:loading')}</p>
         )}
-        {thread?.loaded && messages.length === 0 && <p className="ui-empty">{t('chat.empty')}</p>}
-        {messages.map((message) => {
-          const own = message.sender_id === me;
-          const sender =
-            showSender && !own
-              ? displayName(
-                  contacts.find((contact) => contact.id === message.sender_id),
-                  profiles[message.sender_id],
-                )
-              : undefined;
-          return <MessageBubble key={message.client_id} message={message} own={own} sender={sender} />;
-        })}
       </div>
+    );
+  }
+  if (messages.length === 0) {
+    return (
+      <div className="msg-scroller msg-scroller-empty" role="log" aria-label={t('chat.messages')}>
+        <p className="ui-empty">{t('chat.empty')}</p>
+      </div>
+    );
+  }
+  return (
+    <div className="msg-scroller-wrap">
+      <Virtuoso
+        ref={list}
+        className="msg-scroller"
+        role="log"
+        aria-label={t('chat.messages')}
+        aria-live="polite"
+        data={messages}
+        firstItemIndex={firstItemIndex}
+        initialTopMostItemIndex={messages.length - 1}
+        computeItemKey={(_index, message) => message.client_id}
+        itemContent={renderMessage}
+        startReached={thread.hasMore ? loadOlder : undefined}
+        followOutput={(bottom) => (bottom || messages.at(-1)?.sender_id === me ? 'smooth' : false)}
+        atBottomStateChange={setAtBottom}
+        atBottomThreshold={80}
+        increaseViewportBy={{ top: 400, bottom: 200 }}
+        components={{ Header: ListTop }}
+        context={{ loading: thread.loading, label: t('chat.loadingOlder') }}
+      />
+      {!atBottom && (
+        <button
+          type="button"
+          className="msg-scroll-down"
+          aria-label={unseen > 0 ? t('chat.scrollDownNew', { count: unseen }) : t('chat.scrollDown')}
+          onClick={() => list.current?.scrollToIndex({ index: messages.length - 1, align: 'end', behavior: 'smooth' })}
+        >
+          <span aria-hidden="true">↓</span>
+          {unseen > 0 && <span className="msg-badge">{unseen}</span>}
+        </button>
+      )}
     </div>
   );
 }

@@ -50,7 +50,7 @@ export function ContactList({ onAdd }: ContactListProps) {
             return (
               <li key={contact.id} className="msg-contact">
                 <button type="button" className="msg-row" aria-label={t('contacts.open', { name })} onClick={() => void openChat(contact.id)}>
-                  <Avatar name={name} src={contact.avatar} />
+                  <Avatar name={name} path={contact.avatar} />
                   <span className="msg-row-main">
                     <span className="msg-row-name">{name}</span>
                     <span className="msg-row-preview">{contact.username ? `@${contact.username}` : formatPhone(contact.phone)}</span>
@@ -73,7 +73,7 @@ export function ContactList({ onAdd }: ContactListProps) {
               return (
                 <li key={person.id} className="msg-contact">
                   <button type="button" className="msg-row" aria-label={t('contacts.open', { name })} onClick={() => void openChat(person.id)}>
-                    <Avatar name={name} src={person.avatar} />
+                    <Avatar name={name} path={person.avatar} />
                     <span className="msg-row-main">
                       <span className="msg-row-name">{name}</span>
                       {person.username && <span className="msg-row-preview">@{person.username}</span>}

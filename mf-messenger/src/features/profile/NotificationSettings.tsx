@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useAuthStore, useNotificationsStore, userApi, type Me } from '@messenger/shared';
 
@@ -31,6 +32,30 @@ export function NotificationSettings({ user }: { user: Me }) {
           <input type="checkbox" role="switch" checked={user[key]} onChange={(event) => void toggle(key, event.target.checked)} />
         </label>
       ))}
+      <DesktopNotifications />
     </fieldset>
+  );
+}
+
+/**
+ * Desktop notifications (shown while the tab is hidden) need the browser's permission, asked only when the
+ * person chooses to — never on load.
+ */
+function DesktopNotifications() {
+  const { t } = useTranslation('messenger');
+  const supported = typeof Notification !== 'undefined';
+  const [permission, setPermission] = useState(supported ? Notification.permission : 'denied');
+  if (!supported) return null;
+  return (
+    <div className="msg-switch">
+      <span>{t('profile.desktop')}</span>
+      {permission === 'granted' && <span className="ui-hint">{t('profile.desktopOn')}</span>}
+      {permission === 'denied' && <span className="ui-hint">{t('profile.desktopBlocked')}</span>}
+      {permission === 'default' && (
+        <button type="button" className="ui-button" onClick={() => void Notification.requestPermission().then(setPermission)}>
+          {t('profile.desktopAllow')}
+        </button>
+      )}
+    </div>
   );
 }

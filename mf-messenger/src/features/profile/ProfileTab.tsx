@@ -1,24 +1,63 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Avatar, ConfirmDialog, Role, displayName, formatPhone, signOut, useAuthStore } from '@messenger/shared';
+import {
+  Avatar,
+  ConfirmDialog,
+  Role,
+  displayName,
+  errorText,
+  filesApi,
+  formatPhone,
+  signOut,
+  useAuthStore,
+  useNotificationsStore,
+  useTemporaryLoginStore,
+  userApi,
+} from '@messenger/shared';
 import { EditProfileForm } from './EditProfileForm';
 import { NotificationSettings } from './NotificationSettings';
 import { AppearanceSettings } from './AppearanceSettings';
 import { InviteLinkRow } from './InviteLinkRow';
+import { AvatarPicker } from '../avatar/AvatarPicker';
 
-/** Spec §2 profile: the card (with edit, except for managers), settings rows, the invite link, and log out. */
+/**
+ * Spec §2 profile: the card (with edit, except for managers), settings rows, the privacy policy, the invite
+ * link, delete all media, and log out. Guests see no card and no invite link, and a Sign in button.
+ */
 export function ProfileTab() {
   const { t } = useTranslation('messenger');
   const user = useAuthStore((state) => state.user);
   const [editing, setEditing] = useState(false);
-  const [confirmLogout, setConfirmLogout] = useState(false);
+  const [confirm, setConfirm] = useState<'logout' | 'media' | null>(null);
   if (!user) return null;
   const name = displayName(user);
+  const canEdit = user.role !== Role.manager;
+
+  const saveAvatar = async (path: string) => {
+    try {
+      useAuthStore.getState().setUser(await userApi.edit({ avatar: path }));
+      useNotificationsStore.getState().push({ kind: 'success', text: t('profile.saved') });
+    } catch (error) {
+      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:profile.saveError') });
+    }
+  };
+
+  const deleteAllMedia = async () => {
+    setConfirm(null);
+    try {
+      const result = await filesApi.deleteAll();
+      useNotificationsStore.getState().push({ kind: 'success', text: t('profile.mediaDeleted', { count: result.deleted_files }) });
+    } catch (error) {
+      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:profile.mediaDeleteError') });
+    }
+  };
+
   return (
     <div className="msg-profile">
       {!user.temporary && (
         <section className="msg-profile-card" aria-label={name}>
-          <Avatar name={name} src={user.avatar} size={88} />
+          <Avatar name={name} path={user.avatar} size={88} />
+          {canEdit && <AvatarPicker label={t('profile.changePicture')} onSaved={saveAvatar} />}
           {editing ? (
             <EditProfileForm user={user} onDone={() => setEditing(false)} />
           ) : (
@@ -31,7 +70,7 @@ export function ProfileTab() {
                   {formatPhone(user.phone)}
                 </p>
               )}
-              {user.role !== Role.manager && (
+              {canEdit && (
                 <button type="button" className="ui-button" onClick={() => setEditing(true)}>
                   {t('profile.edit')}
                 </button>
@@ -40,22 +79,46 @@ export function ProfileTab() {
           )}
         </section>
       )}
+      {user.temporary && (
+        <section className="msg-settings" aria-label={t('profile.guestTitle')}>
+          <p>{t('profile.guestExplain')}</p>
+          <button type="button" className="ui-button ui-button-primary" onClick={() => useTemporaryLoginStore.getState().show()}>
+            {t('profile.signIn')}
+          </button>
+        </section>
+      )}
       <NotificationSettings user={user} />
       <AppearanceSettings />
       {!user.temporary && <InviteLinkRow link={user.invite_link} />}
       <div className="msg-profile-actions">
-        <button type="button" className="ui-button ui-button-danger" onClick={() => setConfirmLogout(true)}>
+        <a className="ui-button msg-link-button" href="/privacy" target="_blank" rel="noreferrer">
+          {t('profile.privacyPolicy')}
+        </a>
+        <button type="button" className="ui-button" onClick={() => setConfirm('media')}>
+          {t('profile.deleteMedia')}
+        </button>
+        <button type="button" className="ui-button ui-button-danger" onClick={() => setConfirm('logout')}>
           {t('profile.logout')}
         </button>
       </div>
-      {confirmLogout && (
+      {confirm === 'logout' && (
         <ConfirmDialog
           title={t('profile.logoutTitle')}
           subtitle={t('profile.logoutSubtitle')}
           approveLabel={t('profile.logout')}
           danger
           onApprove={() => signOut()}
-          onCancel={() => setConfirmLogout(false)}
+          onCancel={() => setConfirm(null)}
+        />
+      )}
+      {confirm === 'media' && (
+        <ConfirmDialog
+          title={t('profile.deleteMediaTitle')}
+          subtitle={t('profile.deleteMediaSubtitle')}
+          approveLabel={t('profile.deleteMedia')}
+          danger
+          onApprove={() => void deleteAllMedia()}
+          onCancel={() => setConfirm(null)}
         />
       )}
     </div>

@@ -1,5 +1,6 @@
 // One typed function per server route (docs/api.md). Components and stores call these, never fetch.
 import type { CallRecord, Chat, ChatMetadata, Contact, JwtInfo, Me, Message, PublicUser, TotalStats } from '../model/types';
+import type { FileInfo } from '../model/types';
 import { api } from './client';
 
 export const authApi = {
@@ -20,6 +21,7 @@ export const authApi = {
 export interface EditProfileInput {
   name?: string;
   username?: string | null;
+  avatar?: string | null;
   popup_notifications?: boolean;
   sound_notifications?: boolean;
   private_notifications?: boolean;
@@ -30,6 +32,11 @@ export const userApi = {
   edit: (changes: EditProfileInput) => api.put<{ user: Me }>('/user/edit', changes).then((response) => response.user),
   profile: (id: number) => api.get<{ user: PublicUser }>(`/user/${id}`).then((response) => response.user),
   find: (query: string) => api.get<{ users: PublicUser[] }>('/user/find', { query }).then((response) => response.users),
+  /** Follows an invite link: signed in, opens the chat with the inviter; not signed in, makes a guest account. */
+  followInvite: (code: string, signedIn: boolean) =>
+    api.request<{ chat: Chat; jwt_info?: JwtInfo; is_new_user?: boolean }>('POST', '/user/link', { query: { code }, auth: signedIn }),
+  setPhone: (phone: string) => api.put<{ sent: boolean; resend_after: number }>('/user/phone', { phone }),
+  verifyPhone: (phone: string, code: string) => api.put<{ user: Me; jwt_info: JwtInfo }>('/user/phone/verify', { phone, code }),
 };
 
 export interface AddContactInput {
@@ -66,7 +73,40 @@ export const chatsApi = {
     }),
   markRead: (chatId: number) => api.put<{ chat_id: number; unread_messages: number }>('/chat/read', undefined, { chat_id: chatId }),
   unreadCount: (chatId: number) => api.get<{ chat_id: number; unread_messages: number }>(`/chat/unread-count/${chatId}`),
+  createGroup: (input: { name: string; participants: number[]; avatar?: string | null; isSecret?: boolean }) =>
+    api
+      .post<{ chat: Chat }>('/chat/create', {
+        chat_type: 'group',
+        name: input.name,
+        participants: input.participants,
+        ...(input.avatar ? { avatar: input.avatar } : {}),
+        ...(input.isSecret ? { is_secret: true } : {}),
+      })
+      .then((response) => response.chat),
+  edit: (chatId: number, changes: { name?: string; avatar?: string | null }) =>
+    api.put<{ chat: Chat }>('/chat/edit', { chat_id: chatId, ...changes }).then((response) => response.chat),
+  manageParticipants: (chatId: number, actions: Array<{ add: boolean; participants: number[] }>) =>
+    api.put<{ chat: Chat }>('/chat/manage-participants', { chat_id: chatId, actions }).then((response) => response.chat),
+  join: (code: string) => api.post<{ chat: Chat }>('/chat/join', { code }).then((response) => response.chat),
+  find: (query: string, isAdmin = false) =>
+    api.get<{ chats: Chat[] }>('/chat/find', { query, is_admin: isAdmin || undefined }).then((response) => response.chats),
+  remove: (chatId: number) => api.delete<{ deleted: boolean }>(`/chat/${chatId}`),
+  setNotifications: (chatId: number, notifications: boolean) =>
+    api.put<{ chat_id: number; notifications: boolean }>('/chat/notifications', { chat_id: chatId, notifications }),
+  setInterval: (chatId: number, interval: number) => api.put<{ chat_id: number; interval: number }>('/chat/interval', { chat_id: chatId, interval }),
+  /** Ids of the chat's messages containing `query`, newest first. */
+  search: (chatId: number, query: string) =>
+    api.get<{ message_ids: number[] }>('/chat/search', { chat_id: chatId, query }).then((response) => response.message_ids),
+  deleteMessage: (messageId: number, isLastMessage: boolean) =>
+    api.delete<{ deleted: boolean }>(`/chat/message/${messageId}`, { is_last_message: isLastMessage }),
 };
+
+export const filesApi = {
+  tokens: (paths: string[]) => api.post<{ tokens: Record<string, string>; expires_in: number }>('/file/tokens', { paths }),
+  deleteAll: () => api.delete<{ deleted_files: number; deleted_messages: number }>('/file/delete/all'),
+};
+
+export type { FileInfo };
 
 export const callsApi = {
   history: () => api.get<{ calls: CallRecord[] }>('/chat/call/history').then((response) => response.calls),

@@ -1,4 +1,4 @@
-import type { Contact, Message, PublicUser } from './types';
+import type { Chat, Contact, Message, PublicUser } from './types';
 
 /** What each live event carries in `additional_info` (docs/protocol.md). */
 export interface FlowEventMap {
@@ -10,6 +10,11 @@ export interface FlowEventMap {
   document: MessageEventInfo;
   'chat-read': { chat_id: number; unread_messages: number };
   'contact-joined': { contact: Contact; user: { id: number } };
+  'message-deleted': { chat_id: number; message_id: number; last_message: Message | null };
+  'invited-to-chat': { chat_id: number; chat: Chat; user: PublicUser };
+  'chat-interval': { chat_id: number; interval: number; user: PublicUser };
+  'chat-updated': { chat_id: number; chat: Chat };
+  'chat-deleted': { chat_id: number };
 }
 
 export interface MessageEventInfo {

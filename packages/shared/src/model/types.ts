@@ -41,6 +41,30 @@ export interface Contact {
 
 export type MessageType = 'text' | 'image' | 'audio' | 'video' | 'document' | 'call';
 
+/** A file as the server knows it (spec §3 upload result: a path). */
+export interface FileInfo {
+  path: string;
+  name: string;
+  size: number;
+  mime: string;
+}
+
+/** What the sender says about a file: a voice message's length, a picture's size. */
+export interface MessageMeta {
+  duration_ms?: number;
+  width?: number;
+  height?: number;
+}
+
+/** The quoted message of a reply, as it was (its text is '' if it has since been deleted). */
+export interface ReplySnapshot {
+  id: number;
+  sender_id: number;
+  type: MessageType;
+  text: string;
+  file: FileInfo | null;
+}
+
 export interface Message {
   id: number;
   chat_id: number;
@@ -49,6 +73,10 @@ export interface Message {
   type: MessageType;
   text: string;
   file_path: string | null;
+  file: FileInfo | null;
+  meta: MessageMeta;
+  reply_to: ReplySnapshot | null;
+  forwarded_from: { user_id: number; name: string } | null;
   created_at: string;
   expires_at: string | null;
 }
@@ -76,6 +104,8 @@ export interface Chat {
   participants: number[];
   owner_id: number | null;
   invite_link: string | null;
+  /** The group's join code ('C-' + 10 letters or digits); only its owner sees it. */
+  invite_code: string | null;
   interval: number;
   created_at: string;
   last_message: Message | null;

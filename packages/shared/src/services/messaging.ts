@@ -1,52 +1,143 @@
 import { ApiError } from '../api/errors';
-import type { ChatMessage } from '../model/types';
+import type { ChatMessage, FileInfo, Message, MessageMeta, MessageType } from '../model/types';
+import type { OutgoingMessage } from '../events/chat-socket';
+import { outbox, type OutboxEntry } from '../storage/outbox';
 import { useAuthStore } from '../stores/auth';
 import { useChatsStore } from '../stores/chats';
 import { useMessagesStore } from '../stores/messages';
 import { chatSocket } from './sockets';
 import { newClientId } from './client-id';
 
+export interface NewMessage {
+  chatId: number;
+  type?: Exclude<MessageType, 'call'>;
+  text?: string;
+  file?: FileInfo;
+  meta?: MessageMeta;
+  /** The message this one answers. */
+  replyTo?: Pick<Message, 'id' | 'sender_id' | 'type' | 'text' | 'file'> | null;
+}
+
 let placeholderId = 0;
 
-/**
- * Sends a text: it shows at once as "sending", goes over the chat socket with a fresh client id, and becomes
- * "sent" when the server acknowledges it (after commit) — or "failed", to be retried with the same client id.
- */
-export function sendText(chatId: number, text: string): string {
-  const me = useAuthStore.getState().user;
-  if (!me) throw new Error('not signed in');
-  const message: ChatMessage = {
+function me(): number {
+  const user = useAuthStore.getState().user;
+  if (!user) throw new Error('not signed in');
+  return user.id;
+}
+
+function pendingMessage(chatId: number, fields: Partial<ChatMessage>): ChatMessage {
+  return {
     id: --placeholderId,
     chat_id: chatId,
-    sender_id: me.id,
+    sender_id: me(),
     client_id: newClientId(),
     type: 'text',
-    text,
+    text: '',
     file_path: null,
+    file: null,
+    meta: {},
+    reply_to: null,
+    forwarded_from: null,
     created_at: new Date().toISOString(),
     expires_at: null,
     state: 'sending',
+    ...fields,
   };
-  useMessagesStore.getState().addPending(message);
-  deliver(message);
+}
+
+/**
+ * Sends a message of any type: it shows at once as "sending", is kept in the outbox (so a reload does not lose
+ * it), goes over the chat socket with a fresh client id, and becomes "sent" when the server acknowledges it
+ * after commit — or "failed" if the server refuses it, to be retried with the same client id.
+ */
+export function sendMessage(input: NewMessage): string {
+  const type = input.type ?? 'text';
+  const text = (input.text ?? '').trim();
+  const message = pendingMessage(input.chatId, {
+    type,
+    text,
+    file: input.file ?? null,
+    file_path: input.file?.path ?? null,
+    meta: input.meta ?? {},
+    reply_to: input.replyTo
+      ? { id: input.replyTo.id, sender_id: input.replyTo.sender_id, type: input.replyTo.type, text: input.replyTo.text, file: input.replyTo.file }
+      : null,
+  });
+  const frame: OutgoingMessage = {
+    client_id: message.client_id,
+    chat_id: input.chatId,
+    message_type: type,
+    text,
+    ...(input.file ? { file_path: input.file.path } : {}),
+    ...(input.meta && Object.keys(input.meta).length > 0 ? { meta: input.meta } : {}),
+    ...(input.replyTo ? { reply_to_id: input.replyTo.id } : {}),
+  };
+  enqueue({ message, frame });
   return message.client_id;
+}
+
+/** Kept for the composer's plain-text path. */
+export function sendText(chatId: number, text: string): string {
+  return sendMessage({ chatId, text });
+}
+
+/** Forwards a message to each of the given chats (one new message per chat). */
+export function forwardMessage(original: Message, chatIds: number[], originalAuthorName: string): void {
+  for (const chatId of chatIds) {
+    const message = pendingMessage(chatId, {
+      type: original.type,
+      text: original.text,
+      file: original.file,
+      file_path: original.file_path,
+      meta: original.meta,
+      forwarded_from: original.forwarded_from ?? { user_id: original.sender_id, name: originalAuthorName },
+    });
+    enqueue({ message, frame: { client_id: message.client_id, chat_id: chatId, forward_message_id: original.id } });
+  }
 }
 
 /** Sends a failed message again, with its original client id, so the server stores it at most once. */
 export function retrySend(message: ChatMessage): void {
+  const entry = outbox.load(me()).find((known) => known.frame.client_id === message.client_id);
+  if (!entry) return;
   useMessagesStore.getState().markSending(message.client_id, message.chat_id);
-  deliver(message);
+  deliver({ ...entry, message: { ...entry.message, state: 'sending' } });
 }
 
-function deliver(message: ChatMessage): void {
+/** Drops a message that was never sent (failed or still queued). */
+export function discardUnsent(message: ChatMessage): void {
+  outbox.remove(me(), message.client_id);
+  useMessagesStore.getState().discard(message.client_id, message.chat_id);
+}
+
+/** After a reload: shows the unsent messages again and sends the queued ones, in the order they were written. */
+export function restoreOutbox(): void {
+  const userId = me();
+  for (const entry of outbox.load(userId)) {
+    useMessagesStore.getState().addPending(entry.message);
+    if (entry.message.state !== 'failed' && !chatSocket.isPending(entry.frame.client_id)) deliver(entry);
+  }
+}
+
+function enqueue(entry: OutboxEntry): void {
+  outbox.put(me(), entry);
+  useMessagesStore.getState().addPending(entry.message);
+  deliver(entry);
+}
+
+function deliver(entry: OutboxEntry): void {
+  const userId = me();
   chatSocket
-    .send({ client_id: message.client_id, chat_id: message.chat_id, text: message.text })
+    .send(entry.frame)
     .then((stored) => {
+      outbox.remove(userId, entry.frame.client_id);
       useMessagesStore.getState().receive(stored);
       useChatsStore.getState().noteOwnMessage(stored);
     })
     .catch((error: unknown) => {
       const reason = error instanceof ApiError ? error.message : String(error);
-      useMessagesStore.getState().markFailed(message.client_id, message.chat_id, reason);
+      outbox.put(userId, { ...entry, message: { ...entry.message, state: 'failed', error: reason } });
+      useMessagesStore.getState().markFailed(entry.frame.client_id, entry.frame.chat_id, reason);
     });
 }

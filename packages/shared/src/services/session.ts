@@ -15,9 +15,13 @@ import { useNotificationsStore } from '../stores/notifications';
 import { useUsersStore } from '../stores/users';
 import { ServerStrings } from '../rules/server-strings';
 import { chatSocket, createFlowClient } from './sockets';
+import { restoreOutbox } from './messaging';
+import { clearMediaTokens } from '../api/media';
+import { Role, config } from '../config';
 
 let flow: FlowClient | null = null;
 let starting: Promise<void> | null = null;
+let expiryTimer: ReturnType<typeof setInterval> | null = null;
 
 /** Applies an event to the stores first, then tells subscribers (toasts, remotes) — so they read fresh state. */
 function dispatch(event: FlowEvent): void {
@@ -30,6 +34,11 @@ function dispatch(event: FlowEvent): void {
     if (active === event.additional_info.chat_id && event.additional_info.message.sender_id !== me.id && document.visibilityState === 'visible') {
       void useChatsStore.getState().markRead(active).catch(() => undefined);
     }
+  }
+  if (event.event_type === 'message-deleted') {
+    const { chat_id, message_id } = (event as FlowEvent<'message-deleted'>).additional_info;
+    // Admins keep deleted messages in view (spec §4).
+    if (me.role < Role.admin) useMessagesStore.getState().remove(chat_id, message_id);
   }
   if (event.event_type === 'contact-joined') {
     useContactsStore.getState().upsert((event as FlowEvent<'contact-joined'>).additional_info.contact);
@@ -68,6 +77,9 @@ export function startSession(): Promise<void> {
         },
       });
       flow.start(seq);
+      restoreOutbox();
+      // Spec §4: messages with an expiry are checked every second and leave the view when their time comes.
+      expiryTimer ??= setInterval(() => useMessagesStore.getState().pruneExpired(Date.now()), config.expiryCheckMs);
     } catch (error) {
       // Spec §4: a deleted account, or the server saying "no such user", signs the person out.
       if (error instanceof ApiError && error.message === ServerStrings.noSuchUser) api.endSession();
@@ -91,6 +103,9 @@ export function stopSession(): void {
   flow?.stop();
   flow = null;
   chatSocket.close();
+  if (expiryTimer) clearInterval(expiryTimer);
+  expiryTimer = null;
+  clearMediaTokens();
   useConnectionStore.setState({ status: 'idle' });
   useChatsStore.getState().reset();
   useMessagesStore.getState().reset();

@@ -21,6 +21,10 @@ export interface ChatsState {
   upsert(chat: Chat): void;
   /** A message of ours was stored: it is now the chat's latest. */
   noteOwnMessage(message: Message): void;
+  /** Forgets a chat (deleted, left, or removed from it). */
+  remove(chatId: number): void;
+  /** Changes one chat's fields locally (after a server call that answered with them). */
+  patch(chatId: number, fields: Partial<Chat>): void;
   reset(): void;
 }
 
@@ -84,8 +88,36 @@ export const useChatsStore = create<ChatsState>((set, get) => {
         return;
       }
       if (event.event_type === 'chat-read') {
-        const { chat_id } = (event as FlowEvent<'chat-read'>).additional_info;
-        set((state) => ({ chats: state.chats.map((chat) => (chat.id === chat_id ? { ...chat, unread_messages: 0 } : chat)) }));
+        get().patch((event as FlowEvent<'chat-read'>).additional_info.chat_id, { unread_messages: 0 });
+        return;
+      }
+      if (event.event_type === 'invited-to-chat' || event.event_type === 'chat-updated') {
+        const { chat } = (event as FlowEvent<'chat-updated'>).additional_info;
+        get().upsert(chat);
+        void useUsersStore.getState().ensure(chat.participants);
+        return;
+      }
+      if (event.event_type === 'chat-deleted') {
+        get().remove((event as FlowEvent<'chat-deleted'>).additional_info.chat_id);
+        return;
+      }
+      if (event.event_type === 'chat-interval') {
+        const { chat_id, interval } = (event as FlowEvent<'chat-interval'>).additional_info;
+        get().patch(chat_id, { interval });
+        return;
+      }
+      if (event.event_type === 'message-deleted') {
+        const { chat_id, last_message } = (event as FlowEvent<'message-deleted'>).additional_info;
+        const chat = get().chats.find((candidate) => candidate.id === chat_id);
+        if (!chat) return;
+        get().patch(chat_id, { last_message, last_message_at: last_message?.created_at ?? chat.last_message_at });
+        // Whether it was unread for me only the server knows exactly; ask it rather than guess.
+        if (chat.unread_messages > 0) {
+          void chatsApi
+            .unreadCount(chat_id)
+            .then(({ unread_messages }) => get().patch(chat_id, { unread_messages }))
+            .catch(() => undefined);
+        }
         return;
       }
       if (isMessageEvent(event)) {
@@ -115,6 +147,9 @@ export const useChatsStore = create<ChatsState>((set, get) => {
       set((state) => ({
         chats: sortChats(state.chats.map((chat) => (chat.id === message.chat_id ? withMessage(chat, message, 0) : chat))),
       })),
+    remove: (chatId) => set((state) => ({ chats: state.chats.filter((chat) => chat.id !== chatId) })),
+    patch: (chatId, fields) =>
+      set((state) => ({ chats: sortChats(state.chats.map((chat) => (chat.id === chatId ? { ...chat, ...fields } : chat))) })),
     reset: () => set({ chats: [], loaded: false, snapshotSeq: 0, activeChatId: null }),
   };
 });

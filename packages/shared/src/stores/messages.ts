@@ -24,6 +24,12 @@ export interface MessagesState {
   addPending(message: ChatMessage): void;
   markFailed(clientId: string, chatId: number, error: string): void;
   markSending(clientId: string, chatId: number): void;
+  /** Removes a message that was never sent. */
+  discard(clientId: string, chatId: number): void;
+  /** A message was deleted (by its sender, an owner, or its timer). */
+  remove(chatId: number, messageId: number): void;
+  /** Drops messages whose auto-delete time has passed (the server deletes them too; this is not waiting for it). */
+  pruneExpired(now: number): void;
   reset(): void;
 }
 
@@ -102,6 +108,29 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
           message.client_id === clientId && message.state === 'failed' ? { ...message, state: 'sending', error: undefined } : message,
         ),
       })),
+    discard: (clientId, chatId) =>
+      update(chatId, (thread) => ({ messages: thread.messages.filter((message) => message.client_id !== clientId) })),
+    remove: (chatId, messageId) => {
+      if (!get().threads[chatId]) return;
+      update(chatId, (thread) => ({ messages: thread.messages.filter((message) => message.id !== messageId) }));
+    },
+    pruneExpired: (now) => {
+      const threads = get().threads;
+      const changed = Object.entries(threads).filter(([, thread]) =>
+        thread.messages.some((message) => message.expires_at !== null && Date.parse(message.expires_at) <= now),
+      );
+      if (changed.length === 0) return;
+      set((state) => {
+        const next = { ...state.threads };
+        for (const [chatId, thread] of changed) {
+          next[Number(chatId)] = {
+            ...thread,
+            messages: thread.messages.filter((message) => message.expires_at === null || Date.parse(message.expires_at) > now),
+          };
+        }
+        return { threads: next };
+      });
+    },
     reset: () => set({ threads: {} }),
   };
 });

@@ -1,0 +1,63 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { addContact, makePng, newPhone, openChatWith, signUpInBrowser } from './fixtures';
+
+const PNG = makePng(24, 16);
+
+async function pair(browser: Browser): Promise<[Page, Page]> {
+  const anna = await (await browser.newContext({ permissions: ['microphone'] })).newPage();
+  const boris = await (await browser.newContext({ permissions: ['microphone'] })).newPage();
+  const borisPhone = newPhone();
+  await signUpInBrowser(anna, 'Anna');
+  await signUpInBrowser(boris, 'Boris', borisPhone);
+  await addContact(anna, borisPhone, 'Boris');
+  await openChatWith(anna, 'Boris');
+  return [anna, boris];
+}
+
+test('a picture sent with the attach button shows as a preview for the other person', async ({ browser }) => {
+  const [anna, boris] = await pair(browser);
+  const chooser = anna.waitForEvent('filechooser');
+  await anna.getByRole('button', { name: 'Attach a file' }).click();
+  await (await chooser).setFiles({ name: 'sunset.png', mimeType: 'image/png', buffer: PNG });
+
+  const annaImage = anna.getByRole('log', { name: 'Messages' }).getByRole('img', { name: 'sunset.png' });
+  await expect(annaImage).toBeVisible();
+  await boris.getByRole('link', { name: /Anna/ }).click();
+  const borisImage = boris.getByRole('log', { name: 'Messages' }).getByRole('img', { name: 'sunset.png' });
+  await expect(borisImage).toBeVisible();
+  // The picture really loaded (decoded at its size), through a media URL — never the access token.
+  await expect.poll(() => borisImage.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(24);
+  const source = await borisImage.getAttribute('src');
+  expect(source).toMatch(/^\/api\/receive\/.+\?token=/);
+  const cookies = await boris.context().cookies();
+  const access = cookies.find((cookie) => cookie.name === 'msgr_access_token')!.value;
+  expect(source).not.toContain(access);
+  // The list preview says what it is.
+  await expect(boris.getByRole('link', { name: /Anna/ })).toContainText('Photo');
+});
+
+test('a file too large is refused with the limit in the message', async ({ browser }) => {
+  const [anna] = await pair(browser);
+  const chooser = anna.waitForEvent('filechooser');
+  await anna.getByRole('button', { name: 'Attach a file' }).click();
+  await (await chooser).setFiles({ name: 'huge.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(11 * 1024 * 1024) });
+  await expect(anna.getByRole('alert').filter({ hasText: 'Upload failed. Maximum size - 10 MB.' })).toBeVisible();
+});
+
+test('a voice message recorded with the microphone is played by the other person', async ({ browser }) => {
+  const [anna, boris] = await pair(browser);
+  await anna.getByRole('button', { name: 'Record a voice message' }).click();
+  const recorder = anna.getByRole('group', { name: 'Recording a voice message' });
+  await expect(recorder.getByRole('timer')).toHaveText(/0:0[1-9]/, { timeout: 5000 });
+  await recorder.getByRole('button', { name: 'Send' }).click();
+  await expect(anna.getByRole('log', { name: 'Messages' }).getByRole('group', { name: 'Voice message' })).toBeVisible();
+
+  await boris.getByRole('link', { name: /Anna/ }).click();
+  const voice = boris.getByRole('log', { name: 'Messages' }).getByRole('group', { name: 'Voice message' });
+  await expect(voice).toBeVisible();
+  await expect(voice).toContainText(/0:0[1-9]/); // its recorded length
+  await voice.getByRole('button', { name: 'Play' }).click();
+  await expect(voice.getByRole('button', { name: 'Pause' })).toBeVisible();
+  await expect.poll(() => voice.locator('audio').evaluate((audio: HTMLAudioElement) => audio.currentTime), { timeout: 10_000 }).toBeGreaterThan(0.3);
+  expect(Number(await voice.getByRole('slider', { name: 'Playback position' }).inputValue())).toBeGreaterThan(0);
+});

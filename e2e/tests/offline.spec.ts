@@ -1,0 +1,44 @@
+import { expect, test, type WebSocketRoute } from '@playwright/test';
+import { addContact, messageRow, newPhone, openChatWith, signUpInBrowser } from './fixtures';
+
+test('a message written while offline waits, survives a reload, and is delivered once when the connection returns', async ({ browser }) => {
+  const anna = await (await browser.newContext()).newPage();
+  const boris = await (await browser.newContext()).newPage();
+  // Anna's chat socket goes through the test, which can take her "offline".
+  let offline = false;
+  const open = new Set<WebSocketRoute>();
+  await anna.routeWebSocket(/\/api\/chat\/socket/, (socket) => {
+    if (offline) {
+      void socket.close({ code: 1006, reason: 'offline' });
+      return;
+    }
+    open.add(socket);
+    socket.connectToServer();
+  });
+
+  const borisPhone = newPhone();
+  await signUpInBrowser(anna, 'Anna');
+  await signUpInBrowser(boris, 'Boris', borisPhone);
+  await addContact(anna, borisPhone, 'Boris');
+  await openChatWith(anna, 'Boris');
+
+  offline = true;
+  for (const socket of open) await socket.close({ code: 1006, reason: 'offline' });
+  open.clear();
+  await anna.getByRole('textbox', { name: 'Message' }).fill('Written on the train');
+  await anna.getByRole('textbox', { name: 'Message' }).press('Enter');
+  const pending = messageRow(anna, 'Written on the train');
+  await expect(pending.getByRole('img', { name: 'Sending…' })).toBeVisible();
+
+  // A reload keeps it queued.
+  await anna.reload();
+  await expect(messageRow(anna, 'Written on the train').getByRole('img', { name: 'Sending…' })).toBeVisible();
+
+  // Back online: sent once, in order, and Boris gets exactly one copy.
+  offline = false;
+  await expect(messageRow(anna, 'Written on the train').getByRole('img', { name: 'Sent' })).toBeVisible({ timeout: 40_000 });
+  await boris.getByRole('link', { name: /Anna/ }).click();
+  await expect(messageRow(boris, 'Written on the train')).toHaveCount(1);
+  await boris.reload();
+  await expect(messageRow(boris, 'Written on the train')).toHaveCount(1);
+});

@@ -1,0 +1,125 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import Cropper from 'cropperjs';
+import 'cropperjs/dist/cropper.css';
+import { Modal, config, errorText, uploadFile, useAuthStore, useNotificationsStore } from '@messenger/shared';
+
+/** Spec §9 cropper: square, crop area 80 %, container at least 200×100, wheel zoom 0.1, throttled redraws. */
+const CROPPER_OPTIONS: Cropper.Options = {
+  aspectRatio: 1,
+  viewMode: 1,
+  autoCropArea: 0.8,
+  minContainerWidth: 200,
+  minContainerHeight: 100,
+  wheelZoomRatio: 0.1,
+};
+/** Side of the stored square picture. */
+const OUTPUT_SIZE = 512;
+
+interface AvatarPickerProps {
+  /** Called with the stored picture's path once it is uploaded. */
+  onSaved: (path: string) => void | Promise<void>;
+  label: string;
+}
+
+/**
+ * Change a picture (spec §4 avatar upload): pick an image (at most 4 MB; anything else is ignored), crop it
+ * square, and Save uploads it; Cancel closes.
+ */
+export function AvatarPicker({ onSaved, label }: AvatarPickerProps) {
+  const { t } = useTranslation('messenger');
+  const picker = useRef<HTMLInputElement>(null);
+  const [source, setSource] = useState<string | null>(null);
+  const [hint, setHint] = useState<string | null>(null);
+
+  const choose = (file: File | undefined) => {
+    setHint(null);
+    if (!file) return;
+    if (!file.type.startsWith('image/') || file.size > config.avatarMaxBytes) {
+      setHint(t('avatar.ignored', { maxSize: config.avatarMaxBytes / 1024 / 1024 }));
+      return;
+    }
+    setSource(URL.createObjectURL(file));
+  };
+
+  const close = () => {
+    if (source) URL.revokeObjectURL(source);
+    setSource(null);
+  };
+
+  return (
+    <>
+      <input
+        ref={picker}
+        type="file"
+        accept="image/*"
+        hidden
+        aria-hidden="true"
+        tabIndex={-1}
+        onChange={(event) => {
+          choose(event.target.files?.[0]);
+          event.target.value = '';
+        }}
+      />
+      <button type="button" className="ui-button" onClick={() => picker.current?.click()}>
+        {label}
+      </button>
+      {hint && (
+        <p className="ui-warning" role="alert">
+          {hint}
+        </p>
+      )}
+      {source && <CropDialog source={source} onClose={close} onSaved={onSaved} />}
+    </>
+  );
+}
+
+function CropDialog({ source, onClose, onSaved }: { source: string; onClose: () => void; onSaved: AvatarPickerProps['onSaved'] }) {
+  const { t } = useTranslation('messenger');
+  const image = useRef<HTMLImageElement>(null);
+  const cropper = useRef<Cropper | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!image.current) return;
+    cropper.current = new Cropper(image.current, CROPPER_OPTIONS);
+    return () => {
+      cropper.current?.destroy();
+      cropper.current = null;
+    };
+  }, [source]);
+
+  const save = async () => {
+    const canvas = cropper.current?.getCroppedCanvas({ width: OUTPUT_SIZE, height: OUTPUT_SIZE, imageSmoothingQuality: 'high' });
+    if (!canvas) return;
+    setBusy(true);
+    try {
+      const blob = await new Promise<Blob>((resolve, reject) =>
+        canvas.toBlob((result) => (result ? resolve(result) : reject(new Error('crop failed'))), 'image/jpeg', 0.9),
+      );
+      const role = useAuthStore.getState().user?.role ?? 0;
+      const stored = await uploadFile(new File([blob], 'avatar.jpg', { type: 'image/jpeg' }), role);
+      await onSaved(stored.path);
+      onClose();
+    } catch (error) {
+      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:upload.generalError') });
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title={t('avatar.cropTitle')} onClose={onClose}>
+      <div className="msg-crop-area">
+        <img ref={image} src={source} alt={t('avatar.cropImage')} />
+      </div>
+      <div className="ui-modal-actions">
+        <button type="button" className="ui-button" onClick={onClose}>
+          {t('common:actions.cancel')}
+        </button>
+        <button type="button" className="ui-button ui-button-primary" onClick={() => void save()} disabled={busy}>
+          {t('common:actions.save')}
+        </button>
+      </div>
+    </Modal>
+  );
+}

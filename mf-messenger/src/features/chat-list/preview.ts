@@ -1,0 +1,18 @@
+import { i18n, type Message } from '@messenger/shared';
+
+/** One line about a message for lists and notifications: its text, or what kind of file it carries. */
+export function messagePreview(message: Pick<Message, 'type' | 'text' | 'file'>): string {
+  if (message.text) return message.text;
+  switch (message.type) {
+    case 'image':
+      return i18n.t('messenger:chat.kindImage');
+    case 'video':
+      return i18n.t('messenger:chat.kindVideo');
+    case 'audio':
+      return i18n.t('messenger:chat.voiceMessage');
+    case 'document':
+      return message.file?.name ?? i18n.t('messenger:chat.kindDocument');
+    default:
+      return '';
+  }
+}

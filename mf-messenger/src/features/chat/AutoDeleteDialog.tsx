@@ -1,0 +1,58 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Modal, chatsApi, errorText, useChatsStore, useNotificationsStore, type Chat } from '@messenger/shared';
+
+/** Spec §4: off, 5 s, 10 s, 30 s, 1 min, 5 min, 1 h, 6 h, 12 h, 1 d, 3 d, 7 d, 14 d (in seconds). */
+export const AUTO_DELETE_INTERVALS = [0, 5, 10, 30, 60, 300, 3600, 21600, 43200, 86400, 259200, 604800, 1209600] as const;
+
+/** "5 seconds", "1 hour", "14 days" in the given language (Intl does the words). */
+export function intervalLabel(seconds: number, language: string): string {
+  const [value, unit] =
+    seconds % 86400 === 0 ? [seconds / 86400, 'day'] : seconds % 3600 === 0 ? [seconds / 3600, 'hour'] : seconds % 60 === 0 ? [seconds / 60, 'minute'] : [seconds, 'second'];
+  return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: 'long' }).format(value);
+}
+
+/** The auto-delete timer of a chat: new messages disappear for everyone that long after they are sent. */
+export function AutoDeleteDialog({ chat, onClose }: { chat: Chat; onClose: () => void }) {
+  const { t, i18n } = useTranslation('messenger');
+  const [interval, setChoice] = useState<number>(chat.interval);
+  const [busy, setBusy] = useState(false);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      const result = await chatsApi.setInterval(chat.id, interval);
+      useChatsStore.getState().patch(chat.id, { interval: result.interval });
+      onClose();
+    } catch (error) {
+      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:chat.autoDeleteFailed') });
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title={t('chat.autoDelete')} onClose={onClose}>
+      <form className="msg-form" onSubmit={save}>
+        <p className="ui-hint">{t('chat.autoDeleteHint')}</p>
+        <fieldset className="msg-radio-list">
+          <legend className="visually-hidden">{t('chat.autoDelete')}</legend>
+          {AUTO_DELETE_INTERVALS.map((seconds) => (
+            <label key={seconds} className="msg-radio">
+              <input type="radio" name="interval" value={seconds} checked={interval === seconds} onChange={() => setChoice(seconds)} />
+              {seconds === 0 ? t('chat.autoDeleteOff') : intervalLabel(seconds, i18n.language)}
+            </label>
+          ))}
+        </fieldset>
+        <div className="ui-modal-actions">
+          <button type="button" className="ui-button" onClick={onClose}>
+            {t('common:actions.cancel')}
+          </button>
+          <button type="submit" className="ui-button ui-button-primary" disabled={busy || interval === chat.interval}>
+            {t('common:actions.save')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

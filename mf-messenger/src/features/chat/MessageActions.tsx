@@ -1,0 +1,148 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  ConfirmDialog,
+  Role,
+  chatsApi,
+  discardUnsent,
+  errorText,
+  retrySend,
+  useAuthStore,
+  useNotificationsStore,
+  type Chat,
+  type ChatMessage,
+} from '@messenger/shared';
+import { useChatUiStore } from './chatUiStore';
+import { ForwardDialog } from './ForwardDialog';
+import { SaveAsLink } from './SaveAsLink';
+
+interface MessageActionsProps {
+  message: ChatMessage;
+  chat: Chat;
+  own: boolean;
+  senderName: string;
+  /** Where a right click opened the menu; null when closed. */
+  position: { x: number; y: number } | null;
+  onOpen: (position: { x: number; y: number }) => void;
+  onClose: () => void;
+}
+
+/** Who may delete a message: its sender, the group's owner, and admins in secret groups (the server checks too). */
+function canDelete(message: ChatMessage, chat: Chat, me: { id: number; role: number } | null): boolean {
+  if (!me) return false;
+  return message.sender_id === me.id || (chat.chat_type === 'group' && chat.owner_id === me.id) || (chat.is_secret && me.role >= Role.admin);
+}
+
+/** A message's actions: reply, forward, copy, save as, delete — or, for one that was not sent, retry and discard. */
+export function MessageActions({ message, chat, own, senderName, position, onOpen, onClose }: MessageActionsProps) {
+  const { t } = useTranslation('messenger');
+  const me = useAuthStore((state) => state.user);
+  const setReplyTo = useChatUiStore((state) => state.setReplyTo);
+  const [forwarding, setForwarding] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const menuId = useId();
+  const menu = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const sent = message.state === 'sent';
+
+  useEffect(() => {
+    if (!position) return;
+    menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    const close = (event: Event) => {
+      if (event instanceof KeyboardEvent && event.key !== 'Escape') return;
+      if (event instanceof MouseEvent && menu.current?.contains(event.target as Node)) return;
+      onClose();
+      if (event instanceof KeyboardEvent) trigger.current?.focus();
+    };
+    document.addEventListener('mousedown', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('mousedown', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, [position, onClose]);
+
+  const copy = async () => {
+    onClose();
+    try {
+      await navigator.clipboard.writeText(message.text || message.file?.name || '');
+      useNotificationsStore.getState().push({ kind: 'success', text: t('chat.copied') });
+    } catch (error) {
+      const text = error instanceof Error && error.message ? error.message : t('chat.copyFailed');
+      useNotificationsStore.getState().push({ kind: 'error', text });
+    }
+  };
+
+  const remove = async () => {
+    setConfirmDelete(false);
+    try {
+      await chatsApi.deleteMessage(message.id, chat.last_message?.id === message.id);
+    } catch (error) {
+      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:chat.deleteFailed') });
+    }
+  };
+
+  const item = (label: string, action: () => void) => (
+    <button
+      type="button"
+      role="menuitem"
+      className="msg-menu-item"
+      onClick={() => {
+        onClose();
+        action();
+      }}
+    >
+      {label}
+    </button>
+  );
+
+  return (
+    <>
+      <button
+        ref={trigger}
+        type="button"
+        className="msg-actions-trigger"
+        aria-label={t('chat.actions')}
+        aria-haspopup="menu"
+        aria-expanded={Boolean(position)}
+        aria-controls={position ? menuId : undefined}
+        onClick={(event) => {
+          const box = event.currentTarget.getBoundingClientRect();
+          if (position) onClose();
+          else onOpen({ x: box.left, y: box.bottom });
+        }}
+      >
+        ⋯
+      </button>
+      {position && (
+        <div
+          ref={menu}
+          id={menuId}
+          role="menu"
+          aria-label={t('chat.actions')}
+          className={own ? 'msg-menu msg-menu-own' : 'msg-menu'}
+          style={{ left: Math.min(position.x, window.innerWidth - 200), top: Math.min(position.y, window.innerHeight - 240) }}
+        >
+          {sent && item(t('chat.reply'), () => setReplyTo(chat.id, message))}
+          {sent && item(t('chat.forward'), () => setForwarding(true))}
+          {(message.text || message.file) && item(t('chat.copy'), () => void copy())}
+          {sent && message.file && <SaveAsLink path={message.file.path} name={message.file.name} asMenuItem onDone={onClose} />}
+          {message.state === 'failed' && item(t('chat.retry'), () => retrySend(message))}
+          {!sent && item(t('chat.discard'), () => discardUnsent(message))}
+          {sent && canDelete(message, chat, me) && item(t('chat.delete'), () => setConfirmDelete(true))}
+        </div>
+      )}
+      {forwarding && <ForwardDialog message={message} authorName={senderName} onClose={() => setForwarding(false)} />}
+      {confirmDelete && (
+        <ConfirmDialog
+          title={t('chat.deleteTitle')}
+          subtitle={t('chat.deleteSubtitle')}
+          approveLabel={t('chat.delete')}
+          danger
+          onApprove={() => void remove()}
+          onCancel={() => setConfirmDelete(false)}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,78 @@
+import { Fragment } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useMediaUrl, type ChatMessage } from '@messenger/shared';
+import { VoicePlayer } from './VoicePlayer';
+import { SaveAsLink } from './SaveAsLink';
+
+/** Human file size: 1.2 MB, 340 KB. */
+export function formatSize(bytes: number, language: string): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${new Intl.NumberFormat(language, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
+}
+
+/** The file part of a message: a picture, a video, a voice message player, or a document card. */
+export function MessageContent({ message }: { message: ChatMessage }) {
+  const { t, i18n } = useTranslation('messenger');
+  const url = useMediaUrl(message.file?.path);
+  const file = message.file;
+  if (!file) return null;
+  if (message.type === 'image') {
+    return url ? (
+      <a href={url} target="_blank" rel="noreferrer" className="msg-media-link" aria-label={t('chat.openImage', { name: file.name })}>
+        <img className="msg-image" src={url} alt={file.name} loading="lazy" width={message.meta.width} height={message.meta.height} />
+      </a>
+    ) : (
+      <div className="msg-media-placeholder" role="img" aria-label={file.name} />
+    );
+  }
+  if (message.type === 'video') {
+    return url ? (
+      // Captions for people's own videos do not exist; the file name labels it.
+      // eslint-disable-next-line jsx-a11y/media-has-caption
+      <video className="msg-video" src={url} controls preload="metadata" aria-label={file.name} />
+    ) : (
+      <div className="msg-media-placeholder" role="img" aria-label={file.name} />
+    );
+  }
+  if (message.type === 'audio') return <VoicePlayer url={url} durationMs={message.meta.duration_ms} label={t('chat.voiceMessage')} />;
+  return (
+    <div className="msg-document">
+      <span className="msg-document-icon" aria-hidden="true">
+        📄
+      </span>
+      <span className="msg-document-text">
+        <span className="msg-document-name">{file.name}</span>
+        <span className="msg-document-size">{formatSize(file.size, i18n.language)}</span>
+      </span>
+      <SaveAsLink path={file.path} name={file.name} />
+    </div>
+  );
+}
+
+/** Text with every case-insensitive occurrence of `query` marked (the in-chat search). */
+export function Highlighted({ text, query }: { text: string; query?: string | undefined }) {
+  const needle = query?.trim().toLocaleLowerCase();
+  if (!needle) return <>{text}</>;
+  const parts: Array<{ text: string; match: boolean }> = [];
+  const haystack = text.toLocaleLowerCase();
+  let from = 0;
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, from)) {
+    if (at > from) parts.push({ text: text.slice(from, at), match: false });
+    parts.push({ text: text.slice(at, at + needle.length), match: true });
+    from = at + needle.length;
+  }
+  if (from < text.length) parts.push({ text: text.slice(from), match: false });
+  return (
+    <>
+      {parts.map((part, index) => (
+        <Fragment key={index}>{part.match ? <mark>{part.text}</mark> : part.text}</Fragment>
+      ))}
+    </>
+  );
+}

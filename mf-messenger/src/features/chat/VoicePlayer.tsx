@@ -1,0 +1,71 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+function clock(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/**
+ * A voice message: play/pause and a progress bar that can be dragged. The recorded length comes with the
+ * message, because Chrome's WebM recordings carry no duration of their own.
+ */
+export function VoicePlayer({ url, durationMs, label }: { url: string | null; durationMs?: number | undefined; label: string }) {
+  const { t } = useTranslation('messenger');
+  const audio = useRef<HTMLAudioElement>(null);
+  const [playing, setPlaying] = useState(false);
+  const [position, setPosition] = useState(0);
+  const duration = durationMs ?? 0;
+
+  useEffect(() => {
+    const element = audio.current;
+    if (!element) return;
+    const onTime = () => setPosition(element.currentTime * 1000);
+    const onEnd = () => {
+      setPlaying(false);
+      setPosition(0);
+    };
+    element.addEventListener('timeupdate', onTime);
+    element.addEventListener('ended', onEnd);
+    element.addEventListener('pause', () => setPlaying(false));
+    element.addEventListener('play', () => setPlaying(true));
+    return () => {
+      element.removeEventListener('timeupdate', onTime);
+      element.removeEventListener('ended', onEnd);
+    };
+  }, [url]);
+
+  const toggle = () => {
+    const element = audio.current;
+    if (!element) return;
+    if (element.paused) void element.play().catch((error: unknown) => console.info('playback refused', error));
+    else element.pause();
+  };
+
+  return (
+    <div className="msg-voice" role="group" aria-label={label}>
+      {/* A voice message has no captions to offer; the controls beside it are labelled. */}
+      {/* eslint-disable-next-line jsx-a11y/media-has-caption */}
+      {url && <audio ref={audio} src={url} preload="metadata" />}
+      <button type="button" className="msg-voice-play" onClick={toggle} disabled={!url} aria-label={playing ? t('chat.pause') : t('chat.play')}>
+        <span aria-hidden="true">{playing ? '❚❚' : '▶'}</span>
+      </button>
+      <input
+        type="range"
+        className="msg-voice-progress"
+        aria-label={t('chat.playbackPosition')}
+        min={0}
+        max={Math.max(duration, position, 1)}
+        step={100}
+        value={position}
+        disabled={!url}
+        onChange={(event) => {
+          const ms = Number(event.target.value);
+          setPosition(ms);
+          if (audio.current) audio.current.currentTime = ms / 1000;
+        }}
+      />
+      <span className="msg-voice-time">{clock(playing || position > 0 ? position : duration)}</span>
+    </div>
+  );
+}

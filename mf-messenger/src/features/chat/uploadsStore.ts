@@ -1,0 +1,81 @@
+import { create } from 'zustand';
+import {
+  ApiError,
+  errorText,
+  i18n,
+  sendMessage,
+  uploadFile,
+  uploadLimitMb,
+  useAuthStore,
+  useNotificationsStore,
+  type MessageMeta,
+  type MessageType,
+} from '@messenger/shared';
+import { useChatUiStore } from './chatUiStore';
+
+export interface Upload {
+  id: number;
+  chatId: number;
+  name: string;
+  /** 0…1 */
+  progress: number;
+  cancel: () => void;
+}
+
+/** Picture types shown inline; anything else (SVG included) travels as a document. */
+const INLINE_IMAGES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+
+export function messageTypeFor(mime: string): Exclude<MessageType, 'call' | 'text'> {
+  if (INLINE_IMAGES.includes(mime)) return 'image';
+  if (mime.startsWith('video/')) return 'video';
+  if (mime.startsWith('audio/')) return 'audio';
+  return 'document';
+}
+
+/** A picture's size, so its bubble has the right height before it loads (no jumps in the list). */
+async function imageSize(file: File): Promise<MessageMeta> {
+  try {
+    const bitmap = await createImageBitmap(file);
+    const meta = { width: bitmap.width, height: bitmap.height };
+    bitmap.close();
+    return meta;
+  } catch {
+    return {};
+  }
+}
+
+let nextId = 1;
+
+interface UploadsState {
+  uploads: Upload[];
+  /** Uploads a file with progress, then sends it to the chat (as a reply, if one is being written). */
+  start(chatId: number, file: File, extra?: { meta?: MessageMeta; type?: Exclude<MessageType, 'call' | 'text'> }): Promise<void>;
+}
+
+/** Files on their way up, per chat; the composer shows each with a progress bar and a cancel button. */
+export const useUploadsStore = create<UploadsState>((set) => ({
+  uploads: [],
+  start: async (chatId, file, extra = {}) => {
+    const role = useAuthStore.getState().user?.role ?? 0;
+    const controller = new AbortController();
+    const id = nextId++;
+    const update = (change: Partial<Upload>) =>
+      set((state) => ({ uploads: state.uploads.map((upload) => (upload.id === id ? { ...upload, ...change } : upload)) }));
+    set((state) => ({ uploads: [...state.uploads, { id, chatId, name: file.name, progress: 0, cancel: () => controller.abort() }] }));
+    try {
+      const type = extra.type ?? messageTypeFor(file.type);
+      const meta = extra.meta ?? (type === 'image' ? await imageSize(file) : {});
+      const stored = await uploadFile(file, role, { signal: controller.signal, onProgress: (progress) => update({ progress }) });
+      const replyTo = useChatUiStore.getState().replyTo[chatId];
+      sendMessage({ chatId, type, file: stored, meta, replyTo });
+      useChatUiStore.getState().setReplyTo(chatId, undefined);
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') return;
+      const tooLarge = error instanceof ApiError && error.status === 413;
+      const text = tooLarge ? i18n.t('messenger:upload.sizeError', { maxSize: uploadLimitMb(role) }) : errorText(error, 'messenger:upload.generalError');
+      useNotificationsStore.getState().push({ kind: 'error', text });
+    } finally {
+      set((state) => ({ uploads: state.uploads.filter((upload) => upload.id !== id) }));
+    }
+  },
+}));

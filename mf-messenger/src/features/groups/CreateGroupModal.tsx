@@ -1,0 +1,62 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { Modal, chatsApi, config, errorText, useChatsStore, useNotificationsStore } from '@messenger/shared';
+import { MemberPicker } from './MemberPicker';
+
+/**
+ * A new group (spec §5: a non-empty name of at most 60 characters and at least one member) or, for staff, a
+ * secret chat (people join it later with its code).
+ */
+export function CreateGroupModal({ secret = false, onClose }: { secret?: boolean; onClose: () => void }) {
+  const { t } = useTranslation('messenger');
+  const navigate = useNavigate();
+  const [name, setName] = useState('');
+  const [members, setMembers] = useState<Set<number>>(new Set());
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const disabled = busy || !name.trim() || (!secret && members.size === 0);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (disabled) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const chat = await chatsApi.createGroup({ name: name.trim(), participants: [...members], isSecret: secret });
+      useChatsStore.getState().upsert(chat);
+      useNotificationsStore.getState().push({ kind: 'success', text: t('groups.created') });
+      onClose();
+      navigate(`/${chat.id}`);
+    } catch (failure) {
+      setError(errorText(failure, 'messenger:groups.createError'));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title={secret ? t('groups.newSecretTitle') : t('groups.newTitle')} onClose={onClose}>
+      <form className="msg-form" onSubmit={submit} noValidate>
+        {secret && <p className="ui-hint">{t('groups.secretHint')}</p>}
+        <label className="ui-field">
+          <span>{t('groups.name')}</span>
+          <input value={name} maxLength={config.nameMax} required onChange={(event) => setName(event.target.value)} />
+        </label>
+        {!secret && <MemberPicker chosen={members} onChange={setMembers} />}
+        {error && (
+          <p className="ui-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="ui-modal-actions">
+          <button type="button" className="ui-button" onClick={onClose}>
+            {t('common:actions.cancel')}
+          </button>
+          <button type="submit" className="ui-button ui-button-primary" disabled={disabled}>
+            {t('groups.create')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,118 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  Avatar,
+  Role,
+  config,
+  displayName,
+  errorText,
+  formatPhone,
+  useAuthStore,
+  useContactsStore,
+  useNotificationsStore,
+  useUsersStore,
+  userApi,
+  type Chat,
+} from '@messenger/shared';
+import { AddContactModal } from '../contacts/AddContactModal';
+
+/**
+ * Spec §2 private profile panel: the other person of a private chat, titled by their role, with their phone,
+ * username and name. A contact can be renamed (their alias) or removed; someone else can be added.
+ */
+export function PersonPanel({ chat, onClose }: { chat: Chat; onClose: () => void }) {
+  const { t } = useTranslation('messenger');
+  const me = useAuthStore((state) => state.user?.id ?? 0);
+  const peerId = chat.participants.find((id) => id !== me) ?? null;
+  const profile = useUsersStore((state) => (peerId === null ? undefined : state.profiles[peerId]));
+  const contact = useContactsStore((state) => state.contacts.find((candidate) => candidate.id === peerId));
+  const [alias, setAlias] = useState(contact?.alias_name ?? '');
+  const [adding, setAdding] = useState(false);
+
+  // The profile may have changed since it was cached; fetch it fresh when the panel opens.
+  useEffect(() => {
+    if (peerId === null) return;
+    userApi
+      .profile(peerId)
+      .then((fresh) => useUsersStore.getState().upsert([fresh]))
+      .catch(() => undefined);
+  }, [peerId]);
+
+  const name = displayName(contact, profile);
+  const title = (profile?.role ?? 0) >= Role.admin ? t('people.admin') : profile?.role === Role.manager ? t('people.manager') : t('people.user');
+  const phone = contact?.phone ?? profile?.phone ?? null;
+
+  const rename = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!contact || !alias.trim() || alias.trim() === contact.alias_name) return;
+    try {
+      await useContactsStore.getState().rename(contact.id, alias.trim());
+      useNotificationsStore.getState().push({ kind: 'success', text: t('people.renamed') });
+    } catch (error) {
+      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:people.renameError') });
+    }
+  };
+
+  return (
+    <aside className="msg-panel" aria-labelledby="person-panel-title">
+      <header className="msg-panel-header">
+        <h2 id="person-panel-title">{title}</h2>
+        <button type="button" className="ui-icon-button" aria-label={t('common:actions.close')} onClick={onClose}>
+          ×
+        </button>
+      </header>
+      {profile?.deleted ? (
+        <p className="ui-warning msg-panel-section" role="alert">
+          {t('people.deleted')}
+        </p>
+      ) : (
+        <>
+          <div className="msg-panel-section msg-panel-avatar">
+            <Avatar name={name} path={profile?.avatar} size={88} />
+            <p className="msg-panel-title">{name}</p>
+          </div>
+          <dl className="msg-panel-section msg-facts">
+            {profile?.name && (
+              <div>
+                <dt>{t('people.name')}</dt>
+                <dd>{profile.name}</dd>
+              </div>
+            )}
+            {profile?.username && (
+              <div>
+                <dt>{t('people.username')}</dt>
+                <dd>@{profile.username}</dd>
+              </div>
+            )}
+            {phone && (
+              <div>
+                <dt>{t('people.phone')}</dt>
+                <dd>{formatPhone(phone)}</dd>
+              </div>
+            )}
+          </dl>
+          {contact ? (
+            <form className="msg-form msg-panel-section" onSubmit={rename}>
+              <label className="ui-field">
+                <span>{t('people.alias')}</span>
+                <input value={alias} maxLength={config.nameMax} onChange={(event) => setAlias(event.target.value)} />
+              </label>
+              <button type="submit" className="ui-button ui-button-primary" disabled={!alias.trim() || alias.trim() === contact.alias_name}>
+                {t('common:actions.save')}
+              </button>
+            </form>
+          ) : (
+            (profile?.username || phone) && (
+              <div className="msg-panel-section">
+                <button type="button" className="ui-button" onClick={() => setAdding(true)}>
+                  {t('contacts.add', { name })}
+                </button>
+              </div>
+            )
+          )}
+        </>
+      )}
+      {adding && <AddContactModal initial={{ name: profile?.name ?? '', username: profile?.username ?? undefined }} onClose={() => setAdding(false)} />}
+    </aside>
+  );
+}

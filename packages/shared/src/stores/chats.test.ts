@@ -1,0 +1,125 @@
+import { useChatsStore } from './chats';
+import { useMessagesStore } from './messages';
+import type { Chat, ChatMessage, Message } from '../model/types';
+import type { FlowEvent } from '../model/events';
+
+function message(id: number, chatId: number, senderId: number, extra: Partial<Message> = {}): Message {
+  return {
+    id,
+    chat_id: chatId,
+    sender_id: senderId,
+    client_id: `c${id}`,
+    type: 'text',
+    text: `m${id}`,
+    file_path: null,
+    file: null,
+    meta: {},
+    reply_to: null,
+    forwarded_from: null,
+    created_at: new Date(Date.UTC(2026, 0, 1, 0, id)).toISOString(),
+    expires_at: null,
+    ...extra,
+  };
+}
+
+function chat(id: number, extra: Partial<Chat> = {}): Chat {
+  return {
+    id,
+    chat_type: 'private',
+    is_secret: false,
+    name: '',
+    avatar: null,
+    chat_avatar: null,
+    participants: [1, 2],
+    owner_id: null,
+    invite_link: null,
+    invite_code: null,
+    interval: 0,
+    created_at: '2026-01-01T00:00:00.000Z',
+    last_message: null,
+    last_message_at: null,
+    unread_messages: 0,
+    notifications: true,
+    ...extra,
+  };
+}
+
+const event = <T extends FlowEvent['event_type']>(seq: number, type: T, info: FlowEvent<T>['additional_info']) =>
+  ({ seq, event_type: type, additional_info: info }) as FlowEvent;
+
+beforeEach(() => {
+  useChatsStore.setState({ chats: [chat(1), chat(2, { last_message_at: '2026-01-02T00:00:00.000Z' })], loaded: true, snapshotSeq: 10, activeChatId: null });
+});
+
+test('a message moves its chat to the top and counts as unread unless it is mine or the chat is open', () => {
+  const store = useChatsStore.getState();
+  store.applyEvent(event(11, 'text', { chat_id: 1, message_id: 5, message: message(5, 1, 2, { created_at: '2026-02-01T00:00:00.000Z' }), user: { id: 2 } as never }), 1);
+  expect(useChatsStore.getState().chats.map((c) => [c.id, c.unread_messages])).toEqual([
+    [1, 1],
+    [2, 0],
+  ]);
+  store.applyEvent(event(12, 'text', { chat_id: 1, message_id: 6, message: message(6, 1, 1, { created_at: '2026-02-02T00:00:00.000Z' }), user: { id: 1 } as never }), 1);
+  useChatsStore.getState().setActive(1);
+  store.applyEvent(event(13, 'text', { chat_id: 1, message_id: 7, message: message(7, 1, 2, { created_at: '2026-02-03T00:00:00.000Z' }), user: { id: 2 } as never }), 1);
+  expect(useChatsStore.getState().chats[0]).toMatchObject({ id: 1, unread_messages: 1, last_message: { id: 7 } });
+});
+
+test('events already reflected in the loaded list are ignored', () => {
+  useChatsStore.getState().applyEvent(event(9, 'text', { chat_id: 1, message_id: 5, message: message(5, 1, 2), user: { id: 2 } as never }), 1);
+  expect(useChatsStore.getState().chats.find((c) => c.id === 1)!.unread_messages).toBe(0);
+});
+
+test('chat-updated replaces a chat, chat-deleted removes it, chat-interval sets its timer', () => {
+  const store = useChatsStore.getState();
+  store.applyEvent(event(11, 'chat-updated', { chat_id: 2, chat: chat(2, { name: 'Renamed', chat_type: 'group' }) }), 1);
+  expect(useChatsStore.getState().chats.find((c) => c.id === 2)!.name).toBe('Renamed');
+  store.applyEvent(event(12, 'chat-interval', { chat_id: 2, interval: 5, user: { id: 2 } as never }), 1);
+  expect(useChatsStore.getState().chats.find((c) => c.id === 2)!.interval).toBe(5);
+  store.applyEvent(event(13, 'chat-deleted', { chat_id: 2 }), 1);
+  expect(useChatsStore.getState().chats.map((c) => c.id)).toEqual([1]);
+});
+
+test('message-deleted sets the preview to the new latest message', () => {
+  useChatsStore.getState().patch(1, { last_message: message(5, 1, 2), last_message_at: message(5, 1, 2).created_at });
+  useChatsStore.getState().applyEvent(event(11, 'message-deleted', { chat_id: 1, message_id: 5, last_message: message(4, 1, 1) }), 1);
+  expect(useChatsStore.getState().chats.find((c) => c.id === 1)!.last_message!.id).toBe(4);
+});
+
+describe('messages', () => {
+  const stored = (m: Message): ChatMessage => ({ ...m, state: 'sent' });
+
+  test('a pending copy is replaced by the stored one, whichever arrives first', () => {
+    useMessagesStore.setState({ threads: { 1: { messages: [stored(message(1, 1, 2))], hasMore: false, loading: false, loaded: true, error: null } } });
+    const pending: ChatMessage = { ...message(-1, 1, 1), client_id: 'mine', state: 'sending' };
+    useMessagesStore.getState().addPending(pending);
+    useMessagesStore.getState().receive({ ...message(2, 1, 1), client_id: 'mine' });
+    useMessagesStore.getState().receive({ ...message(2, 1, 1), client_id: 'mine' });
+    expect(useMessagesStore.getState().threads[1]!.messages.map((m) => [m.id, m.state])).toEqual([
+      [1, 'sent'],
+      [2, 'sent'],
+    ]);
+  });
+
+  test('expired messages leave the view; deleted ones are removed', () => {
+    const now = Date.UTC(2026, 5, 1);
+    useMessagesStore.setState({
+      threads: {
+        1: {
+          messages: [
+            stored(message(1, 1, 2, { expires_at: new Date(now - 1).toISOString() })),
+            stored(message(2, 1, 2, { expires_at: new Date(now + 5000).toISOString() })),
+            stored(message(3, 1, 2)),
+          ],
+          hasMore: false,
+          loading: false,
+          loaded: true,
+          error: null,
+        },
+      },
+    });
+    useMessagesStore.getState().pruneExpired(now);
+    expect(useMessagesStore.getState().threads[1]!.messages.map((m) => m.id)).toEqual([2, 3]);
+    useMessagesStore.getState().remove(1, 3);
+    expect(useMessagesStore.getState().threads[1]!.messages.map((m) => m.id)).toEqual([2]);
+  });
+});

@@ -1,0 +1,105 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { userApi } from '../api/endpoints';
+import { errorText } from '../i18n';
+import { config } from '../config';
+import { guessCountry, toE164, type CountryCode } from '../rules/phone';
+import { beginSession } from '../services/session';
+import { Modal } from './Modal';
+import { PhoneField } from './PhoneField';
+
+/**
+ * A guest becomes a full user with their phone (`PUT /user/phone`, then the code with `PUT /user/phone/verify`)
+ * and keeps their chats; if the phone already has an account, the guest's chats move into it.
+ */
+export function TemporaryLoginModal({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation('common');
+  const [country, setCountry] = useState<CountryCode>(() => guessCountry());
+  const [phone, setPhone] = useState('');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const e164 = toE164(phone, country);
+
+  const sendCode = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!e164 || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await userApi.setPhone(e164);
+      setSentTo(e164);
+    } catch (failure) {
+      setError(errorText(failure, 'common:guest.error'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const verify = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!sentTo || code.length !== config.codeLength || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await userApi.verifyPhone(sentTo, code);
+      onClose();
+      // The session starts over: the account (and, after a merge, even its id) may have changed.
+      beginSession(result.jwt_info);
+    } catch (failure) {
+      setError(errorText(failure, 'common:guest.error'));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title={t('guest.title')} onClose={onClose}>
+      {sentTo === null ? (
+        <form className="ui-form" onSubmit={sendCode} noValidate>
+          <p className="ui-modal-text">{t('guest.explain')}</p>
+          <PhoneField
+            country={country}
+            value={phone}
+            onChange={(value, next) => {
+              setPhone(value);
+              setCountry(next);
+            }}
+            countryLabel={t('guest.country')}
+            phoneLabel={t('guest.phone')}
+            autoFocus
+          />
+          {error && (
+            <p className="ui-error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" className="ui-button ui-button-primary" disabled={!e164 || busy}>
+            {t('guest.sendCode')}
+          </button>
+        </form>
+      ) : (
+        <form className="ui-form" onSubmit={verify} noValidate>
+          <label className="ui-field">
+            <span>{t('guest.code')}</span>
+            <input
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={config.codeLength}
+              value={code}
+              onChange={(event) => setCode(event.target.value.replace(/\D/g, '').slice(0, config.codeLength))}
+            />
+          </label>
+          {error && (
+            <p className="ui-error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" className="ui-button ui-button-primary" disabled={code.length !== config.codeLength || busy}>
+            {t('guest.signIn')}
+          </button>
+        </form>
+      )}
+    </Modal>
+  );
+}
