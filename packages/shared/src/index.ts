@@ -53,3 +53,4 @@ export { cleanUsername, isValidUsername } from './rules/username';
 export { acquireMicrophone, releaseStream, MediaAccessError, VOICE_MIME, VOICE_BITS_PER_SECOND } from './media/devices';
 export { useTemporaryLoginStore, unlessGuest } from './stores/temporary-login';
 export { TemporaryLoginModal } from './ui/TemporaryLoginModal';
+export { Icon, type IconName } from './ui/Icon';

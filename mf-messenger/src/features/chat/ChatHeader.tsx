@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import {
   Avatar,
   ConfirmDialog,
+  Icon,
   chatDisplay,
   chatsApi,
   errorText,
@@ -76,10 +77,10 @@ export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggle
       </button>
       <div className="msg-chat-actions">
         <button type="button" className="ui-icon-button" aria-label={t('chat.search')} aria-pressed={searching} onClick={onToggleSearch}>
-          🔍
+          <Icon name="search" />
         </button>
         <button type="button" className="ui-icon-button" aria-label={t('chat.autoDelete')} onClick={() => setTimerOpen(true)}>
-          ⏱
+          <Icon name="timer" />
         </button>
         <button
           type="button"
@@ -87,10 +88,10 @@ export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggle
           aria-label={chat.notifications ? t('chat.mute') : t('chat.unmute')}
           onClick={() => void toggleNotifications()}
         >
-          {chat.notifications ? '🔔' : '🔕'}
+          <Icon name={chat.notifications ? 'bell' : 'bellOff'} />
         </button>
         <button type="button" className="ui-icon-button" aria-label={leaving ? t('chat.leaveGroup') : t('chat.deleteChat')} onClick={() => setConfirmDelete(true)}>
-          🗑
+          <Icon name="trash" />
         </button>
       </div>
       {timerOpen && <AutoDeleteDialog chat={chat} onClose={() => setTimerOpen(false)} />}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { chatsApi, config } from '@messenger/shared';
+import { Icon, chatsApi, config } from '@messenger/shared';
 import { useChatUiStore } from './chatUiStore';
 
 /** How long typing must pause before the search runs. */
@@ -67,10 +67,10 @@ export function ChatSearch({ chatId, query, onQuery, onClose }: { chatId: number
         {query.trim() && hits ? (found > 0 ? t('chat.searchPosition', { current: current + 1, total: found }) : t('chat.searchNone')) : ''}
       </span>
       <button type="button" className="ui-icon-button" aria-label={t('chat.searchOlder')} disabled={found === 0} onClick={() => go(1)}>
-        ↑
+        <Icon name="up" />
       </button>
       <button type="button" className="ui-icon-button" aria-label={t('chat.searchNewer')} disabled={found === 0} onClick={() => go(-1)}>
-        ↓
+        <Icon name="down" />
       </button>
       <button type="button" className="ui-icon-button" aria-label={t('chat.closeSearch')} onClick={onClose}>
         ×

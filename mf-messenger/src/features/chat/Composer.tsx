@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { config, sendMessage } from '@messenger/shared';
+import { Icon, config, sendMessage } from '@messenger/shared';
 import { useChatUiStore } from './chatUiStore';
 import { useUploadsStore } from './uploadsStore';
 import { ReplyBar } from './ReplyBar';
@@ -59,7 +59,7 @@ export function Composer({ chatId }: { chatId: number }) {
             }}
           />
           <button type="button" className="ui-icon-button msg-attach" aria-label={t('chat.attach')} onClick={() => picker.current?.click()}>
-            📎
+            <Icon name="attach" />
           </button>
           <textarea
             aria-label={t('chat.composer')}
@@ -83,7 +83,7 @@ export function Composer({ chatId }: { chatId: number }) {
           ) : (
             <>
               <button type="button" className="ui-icon-button msg-mic" aria-label={t('chat.recordVoice')} onClick={() => setRecording(true)}>
-                🎤
+                <Icon name="mic" />
               </button>
               <button type="submit" className="ui-button ui-button-primary" disabled>
                 {t('chat.send')}

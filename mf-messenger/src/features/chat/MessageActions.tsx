@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   ConfirmDialog,
+  Icon,
   Role,
   chatsApi,
   discardUnsent,
@@ -112,7 +113,7 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
           else onOpen({ x: box.left, y: box.bottom });
         }}
       >
-        ⋯
+        <Icon name="more" />
       </button>
       {position && (
         <div

@@ -1,6 +1,7 @@
 import { memo, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
+  Icon,
   displayName,
   formatDetailedTime,
   formatMessageTime,
@@ -65,7 +66,7 @@ export const MessageBubble = memo(function MessageBubble({ message, chat, own, s
         <span className="msg-bubble-meta">
           {message.expires_at && (
             <span role="img" aria-label={t('chat.autoDeletes')} title={t('chat.autoDeletes')}>
-              ⏱
+              <Icon name="timer" size={14} />
             </span>
           )}
           <time dateTime={message.created_at} title={formatDetailedTime(message.created_at, language)}>
@@ -105,7 +106,7 @@ function SendState({ message }: { message: ChatMessage }) {
   if (message.state === 'sending') {
     return (
       <span className="msg-state" role="img" aria-label={t('chat.sending')} title={t('chat.sending')}>
-        🕓
+        <Icon name="clock" size={14} />
       </span>
     );
   }
@@ -123,7 +124,7 @@ function SendState({ message }: { message: ChatMessage }) {
   }
   return (
     <span className="msg-state" role="img" aria-label={t('chat.sent')}>
-      ✓
+      <Icon name="check" size={14} />
     </span>
   );
 }

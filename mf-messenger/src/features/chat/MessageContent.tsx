@@ -1,6 +1,6 @@
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMediaUrl, type ChatMessage } from '@messenger/shared';
+import { Icon, useMediaUrl, type ChatMessage } from '@messenger/shared';
 import { VoicePlayer } from './VoicePlayer';
 import { SaveAsLink } from './SaveAsLink';
 
@@ -43,8 +43,8 @@ export function MessageContent({ message }: { message: ChatMessage }) {
   if (message.type === 'audio') return <VoicePlayer url={url} durationMs={message.meta.duration_ms} label={t('chat.voiceMessage')} />;
   return (
     <div className="msg-document">
-      <span className="msg-document-icon" aria-hidden="true">
-        📄
+      <span className="msg-document-icon">
+        <Icon name="file" size={32} />
       </span>
       <span className="msg-document-text">
         <span className="msg-document-name">{file.name}</span>

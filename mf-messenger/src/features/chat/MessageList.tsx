@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { useTranslation } from 'react-i18next';
-import { useAuthStore, useMessagesStore, type Chat, type ChatMessage } from '@messenger/shared';
+import { Icon, useAuthStore, useMessagesStore, type Chat, type ChatMessage } from '@messenger/shared';
 import { MessageBubble } from './MessageBubble';
 import { useChatUiStore } from './chatUiStore';
 
@@ -148,7 +148,7 @@ export function MessageList({ chat, highlight }: MessageListProps) {
           aria-label={unseen > 0 ? t('chat.scrollDownNew', { count: unseen }) : t('chat.scrollDown')}
           onClick={() => list.current?.scrollToIndex({ index: messages.length - 1, align: 'end', behavior: 'smooth' })}
         >
-          <span aria-hidden="true">↓</span>
+          <Icon name="down" />
           {unseen > 0 && <span className="msg-badge">{unseen}</span>}
         </button>
       )}

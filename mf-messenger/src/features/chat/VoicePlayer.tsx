@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Icon } from '@messenger/shared';
 
 function clock(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
@@ -48,7 +49,7 @@ export function VoicePlayer({ url, durationMs, label }: { url: string | null; du
       {/* eslint-disable-next-line jsx-a11y/media-has-caption */}
       {url && <audio ref={audio} src={url} preload="metadata" />}
       <button type="button" className="msg-voice-play" onClick={toggle} disabled={!url} aria-label={playing ? t('chat.pause') : t('chat.play')}>
-        <span aria-hidden="true">{playing ? '❚❚' : '▶'}</span>
+        <Icon name={playing ? 'pause' : 'play'} />
       </button>
       <input
         type="range"

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import {
   Avatar,
   ConfirmDialog,
+  Icon,
   displayName,
   errorText,
   filterContacts,
@@ -57,7 +58,7 @@ export function ContactList({ onAdd }: ContactListProps) {
                   </span>
                 </button>
                 <button type="button" className="ui-icon-button" aria-label={t('contacts.delete', { name })} onClick={() => setDeleting(contact)}>
-                  🗑
+                  <Icon name="trash" />
                 </button>
               </li>
             );

@@ -31,7 +31,8 @@ async function refreshLists(): Promise<void> {
  */
 export function GroupPanel({ chat, onClose }: { chat: Chat; onClose: () => void }) {
   const { t } = useTranslation('messenger');
-  const me = useAuthStore((state) => state.user?.id ?? 0);
+  const self = useAuthStore((state) => state.user);
+  const me = self?.id ?? 0;
   const contacts = useContactsStore((state) => state.contacts);
   const profiles = useUsersStore((state) => state.profiles);
   const openPrivateChat = useOpenPrivateChat();
@@ -127,6 +128,7 @@ export function GroupPanel({ chat, onClose }: { chat: Chat; onClose: () => void 
         <ul className="msg-list" aria-label={t('groups.members')}>
           {members.map((id) => {
             const memberName = id === me ? t('groups.you') : displayName(contacts.find((contact) => contact.id === id), profiles[id]);
+            const avatarName = id === me ? displayName(self) : memberName;
             return (
               <li key={id} className="msg-contact">
                 <button
@@ -139,7 +141,7 @@ export function GroupPanel({ chat, onClose }: { chat: Chat; onClose: () => void 
                     void openPrivateChat(id);
                   }}
                 >
-                  <Avatar name={memberName} path={profiles[id]?.avatar} size={36} />
+                  <Avatar name={avatarName} path={id === me ? self?.avatar : profiles[id]?.avatar} size={36} />
                   <span className="msg-row-main">
                     <span className="msg-row-name">{memberName}</span>
                     {id === chat.owner_id && <span className="msg-row-preview">{t('groups.owner')}</span>}

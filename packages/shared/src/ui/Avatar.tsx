@@ -1,5 +1,6 @@
 import { avatarPlaceholder } from '../rules/avatar';
 import { useMediaUrl } from './useMediaUrl';
+import { Icon } from './Icon';
 import './ui.css';
 
 interface AvatarProps {
@@ -24,7 +25,11 @@ export function Avatar({ name, path, size = 48, group = false }: AvatarProps) {
           {placeholder.letter}
         </span>
       )}
-      {group && <span className="ui-avatar-group" />}
+      {group && (
+        <span className="ui-avatar-group">
+          <Icon name="group" size={Math.max(10, Math.round(size * 0.28))} />
+        </span>
+      )}
     </span>
   );
 }
