@@ -230,3 +230,41 @@ describe('guest limits per address', () => {
     assert.equal((await request(server, 'POST', `/user/link?code=${code}`, { token: boris.token })).status, 200);
   });
 });
+
+describe('blocking (admins)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.close());
+
+  it('only admins block, only people below them; the blocked cannot send, refresh or sign in; unblock restores', async () => {
+    const admin = await signUp(server);
+    await server.db.query('UPDATE users SET role = 2 WHERE id = $1', [admin.id]);
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+
+    const byUser = await request(server, 'PUT', '/user/block', { token: anna.token, body: { user_id: boris.id, blocked: true } });
+    assert.equal(byUser.status, 403);
+    const self = await request(server, 'PUT', '/user/block', { token: admin.token, body: { user_id: admin.id, blocked: true } });
+    assert.equal(self.status, 403);
+
+    const blocked = await request(server, 'PUT', '/user/block', { token: admin.token, body: { user_id: boris.id, blocked: true } });
+    assert.equal(blocked.status, 200);
+    assert.equal(blocked.body.user.blocked, true);
+    // Only admins see the flag.
+    assert.equal((await request(server, 'GET', `/user/${boris.id}`, { token: anna.token })).body.user.blocked, undefined);
+    assert.equal((await request(server, 'GET', `/user/${boris.id}`, { token: admin.token })).body.user.blocked, true);
+
+    const sent = await sendText(server, boris, chatId, 'still here?');
+    assert.equal(sent.type, 'error');
+    assert.equal(sent.message, 'you are banned');
+    assert.equal((await request(server, 'POST', '/auth/refresh', { token: boris.refresh })).status, 401);
+    assert.equal((await request(server, 'POST', '/auth/send-code', { body: { phone: boris.phone } })).body.message, 'you are banned');
+
+    const unblocked = await request(server, 'PUT', '/user/block', { token: admin.token, body: { user_id: boris.id, blocked: false } });
+    assert.equal(unblocked.body.user.blocked, false);
+    assert.equal((await sendText(server, boris, chatId, 'back again')).type, 'ack');
+  });
+});

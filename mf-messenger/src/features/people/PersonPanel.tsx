@@ -23,6 +23,7 @@ import { AddContactModal } from '../contacts/AddContactModal';
 export function PersonPanel({ chat, onClose }: { chat: Chat; onClose: () => void }) {
   const { t } = useTranslation('messenger');
   const me = useAuthStore((state) => state.user?.id ?? 0);
+  const myRole = useAuthStore((state) => state.user?.role);
   const peerId = chat.participants.find((id) => id !== me) ?? null;
   const profile = useUsersStore((state) => (peerId === null ? undefined : state.profiles[peerId]));
   const contact = useContactsStore((state) => state.contacts.find((candidate) => candidate.id === peerId));
@@ -91,6 +92,7 @@ export function PersonPanel({ chat, onClose }: { chat: Chat; onClose: () => void
               </div>
             )}
           </dl>
+          {(myRole ?? 0) >= Role.admin && profile && peerId !== null && <BlockToggle userId={peerId} blocked={profile.blocked ?? false} name={name} />}
           {contact ? (
             <form className="msg-form msg-panel-section" onSubmit={rename}>
               <label className="ui-field">
@@ -114,5 +116,24 @@ export function PersonPanel({ chat, onClose }: { chat: Chat; onClose: () => void
       )}
       {adding && <AddContactModal initial={{ name: profile?.name ?? '', username: profile?.username ?? undefined }} onClose={() => setAdding(false)} />}
     </aside>
+  );
+}
+
+/** Spec §4/§6: admins block or unblock people below them from the panel. */
+function BlockToggle({ userId, blocked, name }: { userId: number; blocked: boolean; name: string }) {
+  const { t } = useTranslation('messenger');
+  const toggle = async (next: boolean) => {
+    try {
+      useUsersStore.getState().upsert([await userApi.setBlocked(userId, next)]);
+      useNotificationsStore.getState().push({ kind: 'success', text: next ? t('people.blockedToast', { name }) : t('people.unblockedToast', { name }) });
+    } catch (error) {
+      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:people.blockError') });
+    }
+  };
+  return (
+    <label className="msg-switch msg-panel-section">
+      <span>{t('people.blocked')}</span>
+      <input type="checkbox" role="switch" checked={blocked} onChange={(event) => void toggle(event.target.checked)} />
+    </label>
   );
 }

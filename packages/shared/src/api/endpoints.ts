@@ -35,6 +35,9 @@ export const userApi = {
   /** Follows an invite link: signed in, opens the chat with the inviter; not signed in, makes a guest account. */
   followInvite: (code: string, signedIn: boolean) =>
     api.request<{ chat: Chat; jwt_info?: JwtInfo; is_new_user?: boolean }>('POST', '/user/link', { query: { code }, auth: signedIn }),
+  /** Admins only (spec §6): block or unblock someone below them. */
+  setBlocked: (userId: number, blocked: boolean) =>
+    api.put<{ user: PublicUser }>('/user/block', { user_id: userId, blocked }).then((response) => response.user),
   setPhone: (phone: string) => api.put<{ sent: boolean; resend_after: number }>('/user/phone', { phone }),
   verifyPhone: (phone: string, code: string) => api.put<{ user: Me; jwt_info: JwtInfo }>('/user/phone/verify', { phone, code }),
 };

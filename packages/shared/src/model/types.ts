@@ -26,6 +26,8 @@ export interface PublicUser {
   role: number;
   deleted: boolean;
   phone?: string;
+  /** Only admins see it. */
+  blocked?: boolean;
 }
 
 export interface Contact {

@@ -60,6 +60,7 @@ export class MessagesService {
     if (!sender || sender.deleted) throw forbidden(ServerStrings.noSuchUser, 'no_such_user');
     const user = toPublic(sender, { showPhone: false });
     try {
+      if (sender.blocked) throw forbidden(ServerStrings.banned, 'banned');
       if (sender.is_muted) throw forbidden(ServerStrings.muted, 'muted');
       const message = await db.transaction(async (tx) => {
         // The chat's lock orders this message against membership changes and deletions (see lockChat).

@@ -54,6 +54,8 @@ export interface PublicUserView {
   role: number;
   deleted: boolean;
   phone?: string;
+  /** Shown to admins only (they can block and unblock). */
+  blocked?: boolean;
 }
 
 export function toMe(row: UserRow, origin: string): MeView {
@@ -76,7 +78,7 @@ export function toMe(row: UserRow, origin: string): MeView {
   };
 }
 
-export function toPublic(row: UserRow, options: { showPhone: boolean }): PublicUserView {
+export function toPublic(row: UserRow, options: { showPhone: boolean; showBlocked?: boolean }): PublicUserView {
   const view: PublicUserView = {
     id: row.id,
     name: row.deleted ? '' : row.name,
@@ -86,5 +88,6 @@ export function toPublic(row: UserRow, options: { showPhone: boolean }): PublicU
     deleted: row.deleted,
   };
   if (options.showPhone && row.phone && !row.deleted) view.phone = row.phone;
+  if (options.showBlocked) view.blocked = row.blocked;
   return view;
 }

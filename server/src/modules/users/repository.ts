@@ -30,5 +30,7 @@ export async function publicProfiles(db: Queryable, viewerId: number, viewerRole
        FROM users u WHERE u.id = ANY($2::bigint[])`,
     [viewerId, ids],
   );
-  return rows.map((row) => toPublic(row, { showPhone: row.is_contact || row.id === viewerId || viewerRole >= 2 }));
+  return rows.map((row) =>
+    toPublic(row, { showPhone: row.is_contact || row.id === viewerId || viewerRole >= 2, showBlocked: viewerRole >= 2 }),
+  );
 }

@@ -4,7 +4,7 @@ import { requestOrigin } from '../../http/origin.js';
 import { bearerToken } from '../../http/auth-hook.js';
 import { UsersService } from './service.js';
 import { GuestsService } from './guests.js';
-import { EditUserBody, FindUserQuery, LinkQuery, PhoneBody, UserIdParams, VerifyPhoneBody } from './schemas.js';
+import { BlockUserBody, EditUserBody, FindUserQuery, LinkQuery, PhoneBody, UserIdParams, VerifyPhoneBody } from './schemas.js';
 
 export async function usersRoutes(app: App): Promise<void> {
   const users = new UsersService(app.services);
@@ -34,8 +34,11 @@ export async function usersRoutes(app: App): Promise<void> {
     guests.verifyPhone(caller(request).id, request.body.phone, request.body.code, requestOrigin(request)),
   );
 
+  app.put('/user/block', { schema: { body: BlockUserBody } }, async (request) => ({
+    user: await users.setBlocked(caller(request).id, request.body.user_id, request.body.blocked),
+  }));
+
   app.get('/user/:id', { schema: { params: UserIdParams } }, async (request) => {
-    const me = caller(request);
-    return { user: await users.profile(me.id, me.role, request.params.id) };
+    return { user: await users.profile(caller(request).id, request.params.id) };
   });
 }

@@ -26,6 +26,11 @@ export const VerifyPhoneBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const BlockUserBody = Type.Object(
+  { user_id: Type.Integer({ minimum: 1 }), blocked: Type.Boolean() },
+  { additionalProperties: false },
+);
+
 export const UserIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 export const FindUserQuery = Type.Object({ query: Type.String({ maxLength: 120 }) });

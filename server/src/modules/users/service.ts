@@ -3,6 +3,7 @@ import { ServerStrings, conflict, forbidden, notFound } from '../../http/errors.
 import { toE164 } from '../auth/phone.js';
 import { requireOwnImage } from '../files/access.js';
 import { findUserById, publicProfiles } from './repository.js';
+import { Role, loadActor } from './actor.js';
 import { type MeView, type PublicUserView, type UserRow, toMe, userColumns } from './model.js';
 
 export interface EditUserInput {
@@ -62,8 +63,10 @@ export class UsersService {
     }
   }
 
-  async profile(viewerId: number, viewerRole: number, userId: number): Promise<PublicUserView> {
-    const [profile] = await publicProfiles(this.services.db, viewerId, viewerRole, [userId]);
+  async profile(viewerId: number, userId: number): Promise<PublicUserView> {
+    // What the viewer may see (phone, blocked) follows their role as it is now, not as their token says.
+    const viewer = await loadActor(this.services.db, viewerId);
+    const [profile] = await publicProfiles(this.services.db, viewerId, viewer.role, [userId]);
     if (!profile) throw notFound(ServerStrings.noSuchUser, 'no_such_user');
     return profile;
   }
@@ -87,5 +90,25 @@ export class UsersService {
     const found = await publicProfiles(this.services.db, viewerId, viewerRole, rows.map((row) => row.id));
     const order = new Map(rows.map((row, index) => [row.id, index]));
     return found.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  }
+
+  /**
+   * An admin blocks or unblocks someone below them (spec §6). A blocked person cannot sign in, refresh or send;
+   * their logins end at once.
+   */
+  async setBlocked(adminId: number, userId: number, blocked: boolean): Promise<PublicUserView> {
+    const db = this.services.db;
+    const admin = await loadActor(db, adminId);
+    if (admin.role < Role.admin) throw forbidden('Only admins can block people', 'admins_only');
+    if (userId === adminId) throw forbidden('You cannot block yourself', 'not_allowed');
+    await db.transaction(async (tx) => {
+      const [target] = await tx.query<{ role: number }>('SELECT role FROM users WHERE id = $1 AND NOT deleted FOR UPDATE', [userId]);
+      if (!target) throw notFound(ServerStrings.noSuchUser, 'no_such_user');
+      if (target.role >= admin.role) throw forbidden('You can only block people below your own role', 'not_allowed');
+      await tx.query('UPDATE users SET blocked = $2 WHERE id = $1', [userId, blocked]);
+      if (blocked) await tx.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
+    });
+    const [profile] = await publicProfiles(db, adminId, admin.role, [userId]);
+    return profile!;
   }
 }
