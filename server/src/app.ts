@@ -10,6 +10,7 @@ import { registerAuthHook } from './http/auth-hook.js';
 import type { App } from './http/types.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { usersRoutes } from './modules/users/routes.js';
+import { staffRoutes } from './modules/staff/routes.js';
 import { contactsRoutes } from './modules/contacts/routes.js';
 import { chatsRoutes } from './modules/chats/routes.js';
 import { messagesRoutes, CHAT_FRAME_MAX_BYTES } from './modules/messages/routes.js';
@@ -33,6 +34,12 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('services', await createServices(config, db, app.log));
+  // Every route as registered (HEAD twins left out): the permission-matrix test checks that it covers them all.
+  const routeList: Array<{ method: string; url: string }> = [];
+  app.decorate('routeList', routeList);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeList.push({ method, url: route.url });
+  });
   registerErrorHandler(app);
   // Before the auth hook: the plugin's own onRequest hook must mark upgrade requests even when auth refuses
   // them, or the refused socket is never destroyed.
@@ -45,6 +52,7 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
       api.get('/health', { config: { public: true } }, async () => ({ status: 'ok', database: db.dialect }));
       await api.register(authRoutes);
       await api.register(usersRoutes);
+      await api.register(staffRoutes);
       await api.register(contactsRoutes);
       await api.register(chatsRoutes);
       await api.register(messagesRoutes);

@@ -16,7 +16,21 @@ export function loggerOptions(level: string, pretty = false): FastifyServerOptio
     level,
     ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.code', '*.password', '*.access_token', '*.refresh_token'],
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'headers.authorization',
+        '*.code',
+        '*.password',
+        '*.extra_password',
+        '*.current_password',
+        '*.ticket',
+        '*.credentials',
+        '*.password_hash',
+        '*.extra_password_hash',
+        '*.access_token',
+        '*.refresh_token',
+      ],
       censor: '[redacted]',
     },
     serializers: {

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/index.js';
 import { buildApp } from './app.js';
+import { pruneStaffAuth } from './modules/auth/attempts.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   const app = await buildApp(config, db);
   const prune = setInterval(() => {
     app.services.events.prune(config.eventLogRetentionDays).catch((error) => app.log.error({ err: error }, 'event log prune failed'));
+    pruneStaffAuth(db).catch((error) => app.log.error({ err: error }, 'sign-in records prune failed'));
   }, HOUR_MS);
   prune.unref();
 

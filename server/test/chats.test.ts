@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from './helpers/server.js';
 import { privateChat, randomPhone, request, sendText, signUp } from './helpers/client.js';
+import { makeStaff } from './helpers/staff.js';
 
 describe('contacts', () => {
   let server: TestServer;
@@ -181,7 +182,7 @@ describe('private chats', () => {
   it('shows statistics to admins only, computed from the data', async () => {
     const user = await signUp(server);
     assert.equal((await request(server, 'GET', '/stats/total?days=7', { token: user.token })).status, 403);
-    await server.db.query('UPDATE users SET role = 2 WHERE id = $1', [user.id]);
+    await makeStaff(server, user, 2);
     const manager = await signUp(server);
     await server.db.query('UPDATE users SET role = 1 WHERE id = $1', [manager.id]);
     const code = (await request(server, 'GET', '/user', { token: manager.token })).body.user.invite_link.split('/').pop();

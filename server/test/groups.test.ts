@@ -6,6 +6,7 @@ import { EventBus } from '../src/events/bus.js';
 import { EventLog } from '../src/events/log.js';
 import { ExpirySweeper } from '../src/modules/messages/expiry.js';
 import { type Person, events, nextEvent, openFlow, privateChat, request, sendText, signUp } from './helpers/client.js';
+import { makeStaff } from './helpers/staff.js';
 
 async function createGroup(server: TestServer, owner: Person, members: Person[], extra: Record<string, unknown> = {}): Promise<any> {
   const created = await request(server, 'POST', '/chat/create', {
@@ -180,7 +181,7 @@ describe('groups', () => {
     const admin = await signUp(server);
     const user = await signUp(server);
     await server.db.query('UPDATE users SET role = 1 WHERE id = $1', [manager.id]);
-    await server.db.query('UPDATE users SET role = 2 WHERE id = $1', [admin.id]);
+    await makeStaff(server, admin, 2);
     // The role is read from the database: the manager's token still says 0.
     const secret = await createGroup(server, manager, [], { name: 'Secret Deal', is_secret: true });
     assert.equal(secret.is_secret, true);

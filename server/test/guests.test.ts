@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from './helpers/server.js';
 import { type Person, codeFor, nextEvent, openFlow, privateChat, randomPhone, request, sendText, signUp, upload } from './helpers/client.js';
+import { makeStaff } from './helpers/staff.js';
 
 async function inviteCode(server: TestServer, person: Person): Promise<string> {
   const me = await request(server, 'GET', '/user', { token: person.token });
@@ -240,7 +241,7 @@ describe('blocking (admins)', () => {
 
   it('only admins block, only people below them; the blocked cannot send, refresh or sign in; unblock restores', async () => {
     const admin = await signUp(server);
-    await server.db.query('UPDATE users SET role = 2 WHERE id = $1', [admin.id]);
+    await makeStaff(server, admin, 2);
     const anna = await signUp(server);
     const boris = await signUp(server);
     const chatId = await privateChat(server, anna, boris);

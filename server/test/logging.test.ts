@@ -8,6 +8,7 @@ import { buildApp } from '../src/app.js';
 import { loggerOptions } from '../src/logger.js';
 import type { App } from '../src/http/types.js';
 import { SocketProbe, codeFor, flowUrl, randomPhone, request, signUp } from './helpers/client.js';
+import { STAFF_PASSWORDS, createManager, makeStaff } from './helpers/staff.js';
 import type { TestServer } from './helpers/server.js';
 
 describe('logs', () => {
@@ -58,6 +59,20 @@ describe('logs', () => {
       assert.ok(!all.includes(secret), 'a token reached the log');
     }
     assert.ok(all.includes('[redacted]'));
+  });
+
+  it('never contain passwords, generated credentials or sign-in tickets', async () => {
+    const admin = await signUp(server);
+    await makeStaff(server, admin, 2);
+    const manager = await createManager(server, admin);
+    const first = await request(server, 'POST', '/auth/sign-in-manager', { body: { phone: manager.phone, password: manager.password } });
+    await request(server, 'POST', '/auth/sign-in-manager-extra', { body: { phone: manager.phone, password: 'a wrong one', ticket: first.body.ticket } });
+    await request(server, 'POST', '/auth/sign-in-manager', { body: { phone: manager.phone, password: 'another wrong one' } });
+    const all = lines.join('');
+    assert.ok(all.includes('/api/auth/sign-in-manager'), 'the sign-ins are logged');
+    for (const secret of [STAFF_PASSWORDS.password, STAFF_PASSWORDS.extra_password, manager.password, manager.extra_password, first.body.ticket, 'a wrong one', 'another wrong one']) {
+      assert.ok(!all.includes(secret), 'a password or ticket reached the log');
+    }
   });
 
   it('contain sign-in codes only as the dev provider’s own line', async () => {

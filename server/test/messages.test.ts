@@ -14,6 +14,7 @@ import {
   signUp,
   upload,
 } from './helpers/client.js';
+import { makeStaff } from './helpers/staff.js';
 
 async function uploaded(server: TestServer, person: Person, file: { name?: string; type?: string; data?: Buffer | string } = {}): Promise<any> {
   const response = await upload(server, person, file);
@@ -246,7 +247,7 @@ describe('messages of every type', () => {
     const admin = await signUp(server);
     const boris = await signUp(server);
     await server.db.query('UPDATE users SET role = 1 WHERE id = $1', [manager.id]);
-    await server.db.query('UPDATE users SET role = 2 WHERE id = $1', [admin.id]);
+    await makeStaff(server, admin, 2);
     const created = await request(server, 'POST', '/chat/create', {
       token: manager.token,
       body: { chat_type: 'group', name: 'S', participants: [boris.id], is_secret: true },

@@ -13,6 +13,8 @@ export interface AuthUser {
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
+    /** Every route registered, as `{method, url}` (see app.ts). */
+    routeList: ReadonlyArray<{ method: string; url: string }>;
   }
   interface FastifyRequest {
     /** Set by the authentication hook on every non-public route; null only on public ones. */

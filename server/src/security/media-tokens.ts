@@ -2,6 +2,11 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 
 const ISSUER = 'messenger';
 const AUDIENCE = 'messenger-media';
+/**
+ * Admin media tokens (`/receive/admin/…`, `/specific/admin/file`) have an audience of their own: a normal token
+ * never opens an admin URL, and an admin token never a normal one.
+ */
+const ADMIN_AUDIENCE = 'messenger-media-admin';
 // Its own type, audience and key: a media token is never an access token, and an access token never a media token.
 const MEDIA_TYPE = 'media+jwt';
 const ALGORITHM = 'HS256';
@@ -13,6 +18,9 @@ export interface MediaClaims {
   path: string;
 }
 
+/** `user`: the normal file URLs, checked against what the user may see; `admin`: the admin file URLs. */
+export type MediaScope = 'user' | 'admin';
+
 /**
  * Media tokens: the key of a `/receive/{path}` or `/specific/file` URL. Each is bound to one user and one file
  * path, so a URL that leaks (a log, a shared link) opens that one file for at most an hour, and only while its
@@ -22,25 +30,25 @@ export class MediaTokens {
   constructor(private readonly key: Uint8Array) {}
 
   /** `expiresAt` (seconds since the epoch) exists for tests of expired tokens. */
-  async issue(userId: number, path: string, expiresAt?: number): Promise<string> {
+  async issue(userId: number, path: string, expiresAt?: number, scope: MediaScope = 'user'): Promise<string> {
     return new SignJWT({ path })
       .setProtectedHeader({ alg: ALGORITHM, typ: MEDIA_TYPE })
       .setSubject(String(userId))
       .setIssuer(ISSUER)
-      .setAudience(AUDIENCE)
+      .setAudience(scope === 'admin' ? ADMIN_AUDIENCE : AUDIENCE)
       .setIssuedAt()
       .setExpirationTime(expiresAt ?? `${MEDIA_TOKEN_TTL_SECONDS}s`)
       .sign(this.key);
   }
 
   /** The claims of a valid media token, or null for anything else (expired, forged, another type…). */
-  async verify(token: string): Promise<MediaClaims | null> {
+  async verify(token: string, scope: MediaScope = 'user'): Promise<MediaClaims | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: [ALGORITHM],
         typ: MEDIA_TYPE,
         issuer: ISSUER,
-        audience: AUDIENCE,
+        audience: scope === 'admin' ? ADMIN_AUDIENCE : AUDIENCE,
         requiredClaims: ['sub', 'exp', 'path'],
       });
       const userId = Number(payload.sub);

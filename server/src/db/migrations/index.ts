@@ -1,5 +1,6 @@
 import { initial } from './001-initial.js';
 import { groupsFiles } from './002-groups-files.js';
+import { staff } from './003-staff.js';
 
 export interface Migration {
   version: number;
@@ -8,4 +9,4 @@ export interface Migration {
 }
 
 /** Every migration ever shipped, oldest first. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [initial, groupsFiles];
+export const migrations: Migration[] = [initial, groupsFiles, staff];

@@ -2,7 +2,7 @@ import type { App } from '../../http/types.js';
 import { unauthorized } from '../../http/errors.js';
 import { bearerToken } from '../../http/auth-hook.js';
 import { AuthService } from './service.js';
-import { SendCodeBody, SignInBody, SignInQuery } from './schemas.js';
+import { SendCodeBody, SignInBody, SignInManagerBody, SignInManagerExtraBody, SignInQuery } from './schemas.js';
 
 export async function authRoutes(app: App): Promise<void> {
   const auth = new AuthService(app.services);
@@ -14,6 +14,18 @@ export async function authRoutes(app: App): Promise<void> {
 
   app.post('/auth/sign-in', { ...open, schema: { body: SignInBody, querystring: SignInQuery } }, async (request) =>
     auth.signIn(request.body.phone, request.body.code, request.query.code),
+  );
+
+  // Staff: password, then extra password (docs/api.md, issue 4). `?code=` (an invite code) is accepted like on
+  // sign-in and ignored: staff accounts exist already, nobody is attributed to an inviter here.
+  app.post('/auth/sign-in-manager', { ...open, schema: { body: SignInManagerBody, querystring: SignInQuery } }, async (request) =>
+    auth.staff.first(request.body.phone, request.body.password, request.ip),
+  );
+
+  app.post(
+    '/auth/sign-in-manager-extra',
+    { ...open, schema: { body: SignInManagerExtraBody, querystring: SignInQuery } },
+    async (request) => auth.staff.second(request.body.phone, request.body.password, request.body.ticket, request.ip),
   );
 
   // The refresh token travels in Authorization, as the spec has it; the body is empty.

@@ -6,15 +6,25 @@ import { findUserByPhone } from '../users/repository.js';
 import type { UserRow } from '../users/model.js';
 import { userColumns } from '../users/model.js';
 import { convertInvitesOnJoin } from '../contacts/service.js';
+import { Role } from '../users/actor.js';
 import { OtpCodes } from './otp.js';
 import { Sessions, type JwtInfo } from './sessions.js';
 import { SmsDeliveryError } from './sms/provider.js';
-import { toE164 } from './phone.js';
+import { requirePhone } from './phone.js';
+import { StaffSignIn, signsInWithPasswords } from './staff-sign-in.js';
+
+export { requirePhone };
 
 /** Length of a user's invite code, the last part of `{host}/link/{code}`. */
 export const INVITE_CODE_LENGTH = 10;
-/** The top admin role of spec §6, given to the phones in ADMIN_PHONES. */
-const TOP_ADMIN_ROLE = 3;
+
+export interface SendCodeResult {
+  is_manager: boolean;
+  /** Staff with passwords: true, and no SMS was sent. */
+  password_set: boolean;
+  /** Seconds until another code may be asked for; absent when no code was sent. */
+  resend_after?: number;
+}
 
 export interface SignInResult {
   jwt_info: JwtInfo;
@@ -25,18 +35,26 @@ export interface SignInResult {
 export class AuthService {
   readonly otp: OtpCodes;
   readonly sessions: Sessions;
+  readonly staff: StaffSignIn;
 
   constructor(private readonly services: Services) {
     this.otp = new OtpCodes(services.db, services.secrets.otpKey, services.config.otp);
     this.sessions = new Sessions(services.db, services.accessTokens, services.config);
+    this.staff = new StaffSignIn(services, this.sessions, (tx, user) => this.applyAdminPhone(tx, user));
   }
 
-  async sendCode(rawPhone: string, ip: string): Promise<{ is_manager: boolean; resend_after: number }> {
+  /**
+   * Step one of every sign-in. Staff with passwords get no SMS (they sign in with their passwords); everyone else,
+   * staff whose passwords are not set yet included, gets a code.
+   */
+  async sendCode(rawPhone: string, ip: string): Promise<SendCodeResult> {
     const phone = requirePhone(rawPhone);
     const existing = await findUserByPhone(this.services.db, phone);
     if (existing?.blocked) throw forbidden(ServerStrings.banned, 'banned');
+    const isManager = !!existing && !existing.deleted && !existing.temporary && existing.role >= Role.manager;
+    if (signsInWithPasswords(existing)) return { is_manager: true, password_set: true };
     await this.deliverCode(phone, ip);
-    return { is_manager: (existing?.role ?? 0) >= 1, resend_after: this.services.config.otp.resendSeconds };
+    return { is_manager: isManager, password_set: false, resend_after: this.services.config.otp.resendSeconds };
   }
 
   /** Makes a code for `phone` (with every limit of sign-in) and texts it; a code that cannot be sent is dropped. */
@@ -63,6 +81,8 @@ export class AuthService {
       if (!user) user = await this.createUser(tx, phone, inviteCode);
       if (user.deleted) throw forbidden(ServerStrings.noSuchUser, 'no_such_user');
       if (user.blocked) throw forbidden(ServerStrings.banned, 'banned');
+      // Staff with passwords never get a code now; one sent before their passwords were set no longer opens it.
+      if (signsInWithPasswords(user)) throw forbidden('Staff sign in with their passwords', 'password_sign_in_required');
       await this.applyAdminPhone(tx, user);
       const jwtInfo = await this.sessions.start(tx, user.id, user.role);
       return { jwt_info: jwtInfo, is_new_user: isNew };
@@ -71,9 +91,9 @@ export class AuthService {
 
   /** Phones listed in ADMIN_PHONES make their owner a top admin (role 3) when they sign in or verify it. */
   async applyAdminPhone(tx: Tx, user: UserRow): Promise<void> {
-    if (user.phone && this.services.config.adminPhones.includes(user.phone) && user.role < TOP_ADMIN_ROLE) {
-      await tx.query('UPDATE users SET role = $2 WHERE id = $1', [user.id, TOP_ADMIN_ROLE]);
-      user.role = TOP_ADMIN_ROLE;
+    if (user.phone && this.services.config.adminPhones.includes(user.phone) && user.role < Role.topAdmin) {
+      await tx.query('UPDATE users SET role = $2 WHERE id = $1', [user.id, Role.topAdmin]);
+      user.role = Role.topAdmin;
     }
   }
 
@@ -90,8 +110,3 @@ export class AuthService {
   }
 }
 
-export function requirePhone(raw: string): string {
-  const phone = toE164(raw);
-  if (!phone) throw badRequest('Invalid phone number', 'invalid_phone');
-  return phone;
-}

@@ -26,6 +26,9 @@ export async function chatsRoutes(app: App): Promise<void> {
     return chats.list(me.id, me.role, requestOrigin(request));
   });
 
+  // Admins (role ≥ 2): every secret group, read-only (docs/api.md, issue 4).
+  app.get('/chat/list/all', async (request) => chats.listAll(caller(request).id, requestOrigin(request)));
+
   app.post('/chat/create', { schema: { body: CreateChatBody } }, async (request, reply) => {
     const me = caller(request).id;
     const origin = requestOrigin(request);

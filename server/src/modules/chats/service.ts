@@ -4,7 +4,7 @@ import type { EventLog } from '../../events/log.js';
 import { ServerStrings, badRequest, forbidden, notFound } from '../../http/errors.js';
 import { findUserById, publicProfiles } from '../users/repository.js';
 import type { PublicUserView } from '../users/model.js';
-import { Role, loadActor, refuseGuests } from '../users/actor.js';
+import { loadActor, loadAdmin, refuseGuests, usesAdminPower } from '../users/actor.js';
 import { CHAT_SELECT, CHAT_SELECT_ANY, MESSAGE_SELECT, type ChatRow, type ChatView, type MessageRow, type MessageView, toChat, toMessage } from './model.js';
 import { chatUnavailable, chatViewsFor, findChatRow, listChatRows, lockChat, memberIds, requireMembership } from './repository.js';
 
@@ -81,8 +81,54 @@ export class ChatsService {
 
   async get(userId: number, chatId: number, origin: string): Promise<ChatView> {
     const row = await findChatRow(this.services.db, userId, chatId);
-    if (!row) throw chatUnavailable();
-    return toChat(row, origin);
+    if (row) return toChat(row, origin);
+    // Not a member: an admin may look at any secret group, as an observer (no unread count, no invite code).
+    await this.requireObserver(userId, chatId);
+    const [observed] = await this.services.db.query<ChatRow>(`${CHAT_SELECT_ANY} WHERE c.id = $2`, [0, chatId]);
+    if (!observed) throw chatUnavailable();
+    return toChat(observed, origin, null);
+  }
+
+  /**
+   * `GET /chat/list/all` (role ≥ 2): every secret group, newest activity first, as an observer sees it, with the
+   * profiles of the people in them.
+   */
+  async listAll(userId: number, origin: string): Promise<{ chats: ChatView[]; users: PublicUserView[] }> {
+    const admin = await loadAdmin(this.services.db, userId);
+    return this.services.db.transaction(
+      async (tx) => {
+        // Viewer 0 is nobody: every row comes without a member's unread count or notification setting.
+        const rows = await tx.query<ChatRow>(
+          `${CHAT_SELECT_ANY} WHERE c.chat_type = 'group' AND c.is_secret
+            ORDER BY c.last_message_at DESC NULLS LAST, c.created_at DESC, c.id DESC`,
+          [0],
+        );
+        const chats = rows.map((row) => toChat(row, origin, null));
+        const people = [...new Set(chats.flatMap((chat) => chat.participants))];
+        return { chats, users: await publicProfiles(tx, admin.id, admin.role, people) };
+      },
+      { readOnly: true },
+    );
+  }
+
+  /**
+   * Who may read a chat (its details, history, search): its members, and admins for any secret group (read-only:
+   * sending and everything else stay members-only). Anyone else gets the 404 of a chat that does not exist.
+   */
+  async requireReader(userId: number, chatId: number): Promise<void> {
+    const members = await memberIds(this.services.db, chatId);
+    if (members.includes(userId)) return;
+    await this.requireObserver(userId, chatId);
+  }
+
+  /** A non-member looking at a chat: allowed for an admin (passwords set) on a secret group, else 404. */
+  private async requireObserver(userId: number, chatId: number): Promise<void> {
+    const [chat] = await this.services.db.query<{ is_secret: boolean; chat_type: string }>('SELECT is_secret, chat_type FROM chats WHERE id = $1', [
+      chatId,
+    ]);
+    if (!chat || !chat.is_secret || chat.chat_type !== 'group') throw chatUnavailable();
+    const actor = await loadActor(this.services.db, userId);
+    if (!usesAdminPower(actor)) throw chatUnavailable();
   }
 
   /**
@@ -106,7 +152,7 @@ export class ChatsService {
    * has deleted them.
    */
   async history(userId: number, chatId: number, pageSize: number, pageNum: number, beforeId: number | undefined): Promise<HistoryPage> {
-    await requireMembership(this.services.db, userId, chatId);
+    await this.requireReader(userId, chatId);
     const rows = await this.services.db.query<MessageRow>(
       `${MESSAGE_SELECT}
         WHERE msg.chat_id = $1 AND msg.deleted_at IS NULL AND (msg.expires_at IS NULL OR msg.expires_at > now())
@@ -123,7 +169,7 @@ export class ChatsService {
    * first. The client brings each into view, loading history as far back as needed.
    */
   async search(userId: number, chatId: number, query: string): Promise<{ message_ids: number[] }> {
-    await requireMembership(this.services.db, userId, chatId);
+    await this.requireReader(userId, chatId);
     const needle = query.trim();
     if (!needle) return { message_ids: [] };
     const pattern = `%${needle.replace(/[\\%_]/g, '\\$&')}%`;
@@ -180,7 +226,8 @@ export class ChatsService {
     const order = 'ORDER BY c.last_message_at DESC NULLS LAST, c.created_at DESC, c.id DESC';
     let rows: ChatRow[];
     if (isAdmin) {
-      if (actor.role < Role.admin) throw forbidden('Only admins can search all secret chats', 'admins_only');
+      // 403 password_setup_required for an admin whose passwords are not set yet.
+      if (!usesAdminPower(actor)) throw forbidden('Only admins can search all secret chats', 'admins_only');
       rows = await this.services.db.query<ChatRow>(
         `${CHAT_SELECT_ANY}
           WHERE c.chat_type = 'group' AND c.is_secret AND ${normalised('c.name')} LIKE $2 ESCAPE '\\'
@@ -222,7 +269,7 @@ export class ChatsService {
       const deletesForAll =
         chat.chat_type === 'private'
           ? isMember
-          : (isMember && chat.owner_id === userId) || (actor.role >= Role.admin && chat.is_secret);
+          : (isMember && chat.owner_id === userId) || (chat.is_secret && usesAdminPower(actor));
       if (deletesForAll) {
         await events.append(tx, members, 'chat-deleted', { chat_id: chatId });
         await tx.query('DELETE FROM chats WHERE id = $1', [chatId]);

@@ -5,7 +5,7 @@ import { caller } from '../../http/types.js';
 import { badRequest } from '../../http/errors.js';
 import { loadActor } from '../users/actor.js';
 import { FilesService, fileTooLarge, uploadLimitMb, type ServedFile } from './service.js';
-import { ReceiveQuery, SpecificFileQuery, TokensBody } from './schemas.js';
+import { ReceiveQuery, SpecificFileQuery, TokensBody, TreeQuery } from './schemas.js';
 
 /** Room for the multipart envelope (boundaries, part headers) around the file itself. */
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -41,8 +41,10 @@ export async function filesRoutes(app: App): Promise<void> {
   });
 
   app.post('/file/tokens', { schema: { body: TokensBody } }, async (request) =>
-    files.tokens(caller(request).id, request.body.paths),
+    files.tokens(caller(request).id, request.body.paths, request.body.admin === true),
   );
+
+  app.get('/file/tree', { schema: { querystring: TreeQuery } }, async (request) => files.tree(caller(request).id, request.query.path ?? ''));
 
   app.delete('/file/delete/all', async (request) => files.deleteAll(caller(request).id));
 
@@ -53,6 +55,16 @@ export async function filesRoutes(app: App): Promise<void> {
 
   app.get('/specific/file', { config: { public: true }, schema: { querystring: SpecificFileQuery } }, async (request, reply) =>
     send(reply, await files.serve(request.query.path, request.query.token, 'attachment', request.headers.range)),
+  );
+
+  // Spec §7's admin file URLs: the same files for admin media tokens (`POST /file/tokens {admin: true}`) only.
+  app.get('/receive/admin/*', { config: { public: true }, schema: { querystring: ReceiveQuery } }, async (request, reply) => {
+    const path = (request.params as { '*': string })['*'];
+    return send(reply, await files.serve(path, request.query.token, 'auto', request.headers.range, 'admin'));
+  });
+
+  app.get('/specific/admin/file', { config: { public: true }, schema: { querystring: SpecificFileQuery } }, async (request, reply) =>
+    send(reply, await files.serve(request.query.path, request.query.token, 'attachment', request.headers.range, 'admin')),
   );
 }
 

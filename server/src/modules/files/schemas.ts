@@ -1,7 +1,11 @@
 import Type from 'typebox';
 
 export const TokensBody = Type.Object(
-  { paths: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 }) },
+  {
+    paths: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 }),
+    /** Admins (role ≥ 2): tokens for any stored file, for the admin file URLs. */
+    admin: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false },
 );
 
@@ -12,3 +16,6 @@ export const SpecificFileQuery = Type.Object({
   token: Type.String({ minLength: 1, maxLength: 2048 }),
   path: Type.String({ minLength: 1, maxLength: 200 }),
 });
+
+/** A folder of the file storage, '' for the root; its form is checked in the service (400 `invalid_path`). */
+export const TreeQuery = Type.Object({ path: Type.Optional(Type.String({ maxLength: 1024 })) });

@@ -2,14 +2,16 @@ import { Readable } from 'node:stream';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../../services.js';
-import { HttpError, notFound, unauthorized } from '../../http/errors.js';
+import type { Queryable } from '../../db/index.js';
+import { HttpError, badRequest, notFound, unauthorized } from '../../http/errors.js';
 import { lockChat } from '../chats/repository.js';
 import { deleteMessages } from '../messages/deletion.js';
-import { Role } from '../users/actor.js';
-import { MEDIA_TOKEN_TTL_SECONDS } from '../../security/media-tokens.js';
+import { Role, loadAdmin } from '../users/actor.js';
+import { MEDIA_TOKEN_TTL_SECONDS, type MediaScope } from '../../security/media-tokens.js';
 import { type FileRow, visibleFiles } from './access.js';
 import { cleanFileName, contentDisposition, extensionFor, isInlineType, storedMime } from './mime.js';
-import { isFilePath } from './paths.js';
+import { isFilePath, normaliseFolder } from './paths.js';
+import { type StorageEntry, StoragePathError } from './storage.js';
 
 const MB = 1024 * 1024;
 /** Upload limits of spec §5: 10 MB, 50 MB for role 1 (manager) and above. */
@@ -33,6 +35,14 @@ class TooLarge extends Error {}
 
 /** How many bytes of a file decide its type (the longest signature we check is 12 bytes). */
 const HEAD_BYTES = 16;
+
+/** Most entries `GET /file/tree` lists of one folder (folders first, then by name); `truncated` says when more. */
+const TREE_LIMIT = 2000;
+
+export interface TreeEntry extends StorageEntry {
+  mime?: string;
+  owner_id?: number;
+}
 
 export interface ServedFile {
   status: 200 | 206 | 416;
@@ -85,28 +95,86 @@ export class FilesService {
     return { path: stored.path, name, size: stored.size, mime: stored.mime };
   }
 
-  /** A media token for each path the caller may see; the others are left out. */
-  async tokens(userId: number, paths: string[]): Promise<{ tokens: Record<string, string>; expires_in: number }> {
+  /**
+   * A media token for each path the caller may see; the others are left out. `admin` (role ≥ 2): admin tokens
+   * for any stored file, for the admin file URLs.
+   */
+  async tokens(userId: number, paths: string[], admin = false): Promise<{ tokens: Record<string, string>; expires_in: number }> {
     const wanted = [...new Set(paths)].filter(isFilePath);
-    const visible = await visibleFiles(this.services.db, userId, wanted);
+    if (admin) await loadAdmin(this.services.db, userId);
+    const granted = admin
+      ? await this.services.db.query<{ path: string }>('SELECT path FROM files WHERE path = ANY($1::text[]) AND deleted_at IS NULL', [wanted])
+      : await visibleFiles(this.services.db, userId, wanted);
     const tokens: Record<string, string> = {};
-    for (const file of visible) tokens[file.path] = await this.services.mediaTokens.issue(userId, file.path);
+    for (const file of granted) tokens[file.path] = await this.services.mediaTokens.issue(userId, file.path, undefined, admin ? 'admin' : 'user');
     return { tokens, expires_in: MEDIA_TOKEN_TTL_SECONDS };
+  }
+
+  /**
+   * `GET /file/tree?path=` (role ≥ 2): one folder of the storage, '' being the root. Files carry their type and
+   * uploader from the files table when it knows them. Anything outside the root is 400.
+   */
+  async tree(userId: number, folder: string): Promise<{ path: string; entries: TreeEntry[]; truncated: boolean }> {
+    await loadAdmin(this.services.db, userId);
+    const normalised = normaliseFolder(folder);
+    if (normalised === null) throw badRequest('Not a folder of the file storage', 'invalid_path');
+    let entries;
+    try {
+      entries = await this.services.storage.list(normalised);
+    } catch (error) {
+      if (error instanceof StoragePathError) throw badRequest('Not a folder of the file storage', 'invalid_path');
+      throw error;
+    }
+    if (entries === null) throw notFound('No such folder', 'folder_not_found');
+    const shown = entries.slice(0, TREE_LIMIT);
+    const files = shown.filter((entry) => entry.type === 'file').map((entry) => entry.path);
+    const known = new Map(
+      (
+        await this.services.db.query<{ path: string; mime: string; owner_id: number }>(
+          'SELECT path, mime, owner_id FROM files WHERE path = ANY($1::text[])',
+          [files],
+        )
+      ).map((row) => [row.path, row]),
+    );
+    return {
+      path: normalised,
+      entries: shown.map((entry) => {
+        const row = known.get(entry.path);
+        return { ...entry, ...(row ? { mime: row.mime, owner_id: row.owner_id } : {}) };
+      }),
+      truncated: entries.length > shown.length,
+    };
   }
 
   /**
    * A file for `/receive` (`disposition: 'auto'`: inline only for safe media) or `/specific/file` (always an
    * attachment). The path is checked against our pattern before anything else; the token must be a media token
-   * for exactly this path whose user may (still) see the file.
+   * for exactly this path whose user may (still) see the file. `scope: 'admin'` (`/receive/admin/…`,
+   * `/specific/admin/file`): an admin media token, whose user must still be an admin.
    */
-  async serve(path: string, token: string, disposition: 'auto' | 'attachment', rangeHeader: string | undefined): Promise<ServedFile> {
+  async serve(
+    path: string,
+    token: string,
+    disposition: 'auto' | 'attachment',
+    rangeHeader: string | undefined,
+    scope: MediaScope = 'user',
+  ): Promise<ServedFile> {
     if (!isFilePath(path)) throw notFound('No such file', 'file_not_found');
-    const claims = await this.services.mediaTokens.verify(token);
-    if (!claims || claims.path !== path) throw unauthorized('Invalid or expired media token', 'invalid_media_token');
-    const [exists] = await this.services.db.query('SELECT 1 FROM files WHERE path = $1 AND deleted_at IS NULL', [path]);
+    const claims = await this.services.mediaTokens.verify(token, scope);
+    if (!claims || claims.path !== path) throw invalidMediaToken();
+    const [exists] = await this.services.db.query<FileRow>(
+      'SELECT path, owner_id, original_name, mime, size FROM files WHERE path = $1 AND deleted_at IS NULL',
+      [path],
+    );
     if (!exists) throw notFound('No such file', 'file_not_found');
-    const [file] = await visibleFiles(this.services.db, claims.userId, [path]);
-    if (!file) throw unauthorized('Invalid or expired media token', 'invalid_media_token');
+    // Admin URLs: the token's holder must be an admin now (role, block, deletion and passwords as they are now).
+    const file =
+      scope === 'admin'
+        ? (await isAdminNow(this.services.db, claims.userId))
+          ? exists
+          : undefined
+        : (await visibleFiles(this.services.db, claims.userId, [path]))[0];
+    if (!file) throw invalidMediaToken();
     const size = await this.services.storage.size(path);
     if (size === null) throw notFound('No such file', 'file_not_found');
 
@@ -176,6 +244,19 @@ export class FilesService {
       await storage.remove(path).catch((error: unknown) => this.log.error({ err: error, path }, 'could not remove a file from storage'));
     }
     return { deleted_files: marked.length, deleted_messages: deletedMessages };
+  }
+}
+
+const invalidMediaToken = () => unauthorized('Invalid or expired media token', 'invalid_media_token');
+
+/** Whether a user may use admin file URLs now: an admin (role ≥ 2), not blocked or deleted, passwords set. */
+async function isAdminNow(db: Queryable, userId: number): Promise<boolean> {
+  try {
+    await loadAdmin(db, userId);
+    return true;
+  } catch (error) {
+    if (error instanceof HttpError) return false;
+    throw error;
   }
 }
 

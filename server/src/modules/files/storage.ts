@@ -1,19 +1,29 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { dirname } from 'node:path';
+import { dirname, sep } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { resolveUnder } from './paths.js';
+import { normaliseFolder, resolveFolderUnder, resolveUnder } from './paths.js';
 
 export interface StoredFile {
   path: string;
   size: number;
 }
 
+/** One entry of a storage folder (`GET /file/tree`). */
+export interface StorageEntry {
+  name: string;
+  /** Relative to the storage root, as `path` of the files table for files. */
+  path: string;
+  type: 'dir' | 'file';
+  /** Bytes for a file; 0 for a folder. */
+  size: number;
+}
+
 /**
  * Where uploaded files live. Paths are made here (`<yyyy>/<mm>/<32 hex>[.ext]`), never taken from a client, and
- * every method refuses a path that is not one of ours. Another backend (S3…) implements the same four methods.
+ * every method refuses a path that is not one of ours. Another backend (S3…) implements the same methods.
  */
 export interface FileStorage {
   /** Stores a stream under a new path. On any failure (a broken or aborted stream) nothing is left behind. */
@@ -23,6 +33,11 @@ export interface FileStorage {
   /** Size in bytes, or null when there is no such file. */
   size(path: string): Promise<number | null>;
   remove(path: string): Promise<void>;
+  /**
+   * The entries of a folder ('' is the root), folders first then by name, or null when there is no such folder.
+   * Throws StoragePathError for a path that is malformed or would leave the root.
+   */
+  list(folder: string): Promise<StorageEntry[] | null>;
 }
 
 export class StoragePathError extends Error {}
@@ -70,6 +85,33 @@ export class LocalDiskStorage implements FileStorage {
 
   async remove(path: string): Promise<void> {
     await rm(this.locate(path), { force: true });
+  }
+
+  async list(folder: string): Promise<StorageEntry[] | null> {
+    const relativeFolder = normaliseFolder(folder);
+    const full = resolveFolderUnder(this.root, folder);
+    if (full === null || relativeFolder === null) throw new StoragePathError(`not a storage folder: ${JSON.stringify(folder).slice(0, 80)}`);
+    let real: string;
+    let realRoot: string;
+    try {
+      [real, realRoot] = await Promise.all([realpath(full), realpath(this.root)]);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    // A link inside the root must not lead outside it.
+    if (real !== realRoot && !real.startsWith(realRoot + sep)) throw new StoragePathError('folder outside the storage root');
+    if (!(await stat(real)).isDirectory()) return null;
+    const entries: StorageEntry[] = [];
+    for (const entry of await readdir(real, { withFileTypes: true })) {
+      // Only plain files and folders with names of our form; links and anything else are not listed.
+      if (!entry.isFile() && !entry.isDirectory()) continue;
+      const path = relativeFolder ? `${relativeFolder}/${entry.name}` : entry.name;
+      if (normaliseFolder(path) !== path) continue;
+      const size = entry.isFile() ? (await lstat(`${real}${sep}${entry.name}`).catch(() => null))?.size ?? 0 : 0;
+      entries.push({ name: entry.name, path, type: entry.isDirectory() ? 'dir' : 'file', size });
+    }
+    return entries.sort((a, b) => (a.type === b.type ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.type === 'dir' ? -1 : 1));
   }
 
   private locate(path: string): string {

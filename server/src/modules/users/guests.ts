@@ -4,6 +4,7 @@ import { ServerStrings, badRequest, conflict, forbidden, notFound, tooManyReques
 import { randomCode } from '../../security/secrets.js';
 import { AuthService, INVITE_CODE_LENGTH, requirePhone } from '../auth/service.js';
 import type { JwtInfo } from '../auth/sessions.js';
+import { signsInWithPasswords } from '../auth/staff-sign-in.js';
 import { convertInvitesOnJoin } from '../contacts/service.js';
 import { ChatsService, openPrivateChat } from '../chats/service.js';
 import type { ChatView } from '../chats/model.js';
@@ -11,6 +12,8 @@ import { findUserById, findUserByPhone } from './repository.js';
 import { type MeView, type UserRow, toMe, userColumns } from './model.js';
 import { loadActor } from './actor.js';
 import { mergeGuestInto } from './merge.js';
+
+const phoneTaken = () => conflict('This phone number belongs to another account', 'phone_taken');
 
 export type LinkResult = { chat: ChatView } | { jwt_info: JwtInfo; chat: ChatView; is_new_user: true };
 
@@ -90,6 +93,8 @@ export class GuestsService {
     const phone = requirePhone(rawPhone);
     const existing = await findUserByPhone(this.services.db, phone);
     if (existing?.blocked) throw forbidden(ServerStrings.banned, 'banned');
+    // A staff account with passwords is never reached by SMS (it would open the account without them).
+    if (existing && signsInWithPasswords(existing) && existing.id !== userId) throw phoneTaken();
     await this.auth.deliverCode(phone, ip);
     return { sent: true, resend_after: this.services.config.otp.resendSeconds };
   }
@@ -113,7 +118,7 @@ export class GuestsService {
       const existing = await findUserByPhone(tx, phone);
 
       if (existing && existing.id !== me.id) {
-        if (!me.temporary) throw conflict('This phone number belongs to another account', 'phone_taken');
+        if (!me.temporary || signsInWithPasswords(existing)) throw phoneTaken();
         if (existing.deleted) throw forbidden(ServerStrings.noSuchUser, 'no_such_user');
         if (existing.blocked) throw forbidden(ServerStrings.banned, 'banned');
         await mergeGuestInto(tx, events, me.id, existing.id, origin);

@@ -16,6 +16,8 @@ export interface UserRow extends Record<string, unknown> {
   sound_notifications: boolean;
   private_notifications: boolean;
   created_at: Date | string;
+  /** Both staff passwords are set: the person signs in with them, not by SMS (the hashes never leave the database). */
+  password_set: boolean;
 }
 
 const COLUMNS = ['id', 'phone', 'name', 'username', 'avatar', 'role', 'temporary', 'invite_code', 'notes', 'blocked',
@@ -23,7 +25,11 @@ const COLUMNS = ['id', 'phone', 'name', 'username', 'avatar', 'role', 'temporary
 
 /** The select list for a UserRow, optionally qualified with a table alias. */
 export function userColumns(alias?: string): string {
-  return COLUMNS.map((column) => (alias ? `${alias}.${column}` : column)).join(', ');
+  const column = (name: string) => (alias ? `${alias}.${name}` : name);
+  return [
+    ...COLUMNS.map(column),
+    `(${column('password_hash')} IS NOT NULL AND ${column('extra_password_hash')} IS NOT NULL) AS password_set`,
+  ].join(', ');
 }
 
 /** The signed-in user's own view of themselves (`GET /api/user`). */
@@ -43,6 +49,8 @@ export interface MeView {
   sound_notifications: boolean;
   isMuted: boolean;
   created_at: string;
+  /** Staff: whether both passwords are set (until then staff routes answer `password_setup_required`). */
+  password_set: boolean;
 }
 
 /** What anyone may see of another person; the phone only where the viewer already knows it. */
@@ -75,6 +83,7 @@ export function toMe(row: UserRow, origin: string): MeView {
     sound_notifications: row.sound_notifications,
     isMuted: row.is_muted,
     created_at: new Date(row.created_at).toISOString(),
+    password_set: row.password_set,
   };
 }
 

@@ -3,7 +3,7 @@ import { ServerStrings, conflict, forbidden, notFound } from '../../http/errors.
 import { toE164 } from '../auth/phone.js';
 import { requireOwnImage } from '../files/access.js';
 import { findUserById, publicProfiles } from './repository.js';
-import { Role, loadActor } from './actor.js';
+import { loadActor, loadAdmin, requireBelow } from './actor.js';
 import { type MeView, type PublicUserView, type UserRow, toMe, userColumns } from './model.js';
 
 export interface EditUserInput {
@@ -93,18 +93,16 @@ export class UsersService {
   }
 
   /**
-   * An admin blocks or unblocks someone below them (spec §6). A blocked person cannot sign in, refresh or send;
-   * their logins end at once.
+   * An admin blocks or unblocks someone below them (spec §6), by the rule of every staff action on a person
+   * (`requireBelow`). A blocked person cannot sign in, refresh or send; their logins end at once.
    */
   async setBlocked(adminId: number, userId: number, blocked: boolean): Promise<PublicUserView> {
     const db = this.services.db;
-    const admin = await loadActor(db, adminId);
-    if (admin.role < Role.admin) throw forbidden('Only admins can block people', 'admins_only');
-    if (userId === adminId) throw forbidden('You cannot block yourself', 'not_allowed');
+    const admin = await loadAdmin(db, adminId);
     await db.transaction(async (tx) => {
-      const [target] = await tx.query<{ role: number }>('SELECT role FROM users WHERE id = $1 AND NOT deleted FOR UPDATE', [userId]);
+      const [target] = await tx.query<{ id: number; role: number }>('SELECT id, role FROM users WHERE id = $1 AND NOT deleted FOR UPDATE', [userId]);
       if (!target) throw notFound(ServerStrings.noSuchUser, 'no_such_user');
-      if (target.role >= admin.role) throw forbidden('You can only block people below your own role', 'not_allowed');
+      requireBelow(admin, target);
       await tx.query('UPDATE users SET blocked = $2 WHERE id = $1', [userId, blocked]);
       if (blocked) await tx.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
     });

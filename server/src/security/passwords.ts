@@ -1,0 +1,69 @@
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomCode } from './secrets.js';
+
+/**
+ * Staff passwords, stored as scrypt hashes: `scrypt$<log2 N>$<r>$<p>$<salt>$<key>` (salt and key in base64url).
+ * The parameters travel with each hash, so they can be raised later without breaking the stored ones.
+ */
+const LOG2_N = 15;
+const R = 8;
+const P = 1;
+const SALT_BYTES = 16;
+const KEY_BYTES = 32;
+/** scrypt needs 128·N·r bytes (32 MiB here); Node's default ceiling is exactly that, which is not enough. */
+const MAX_MEMORY = 128 * 1024 * 1024;
+
+/** Length rules of docs/api.md (`POST /user/password`), counted in characters, not bytes. */
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+function derive(password: string, salt: Buffer, log2n: number, r: number, p: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFC'), salt, KEY_BYTES, { N: 2 ** log2n, r, p, maxmem: MAX_MEMORY }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
+  });
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(SALT_BYTES);
+  const key = await derive(password, salt, LOG2_N, R, P);
+  return ['scrypt', LOG2_N, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+/** Whether `password` matches `stored`; compared in constant time. A malformed stored value never matches. */
+export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  const parts = (stored ?? '').split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') {
+    // Spend the same time as a real check, so a missing hash cannot be told apart by timing.
+    await derive(password, randomBytes(SALT_BYTES), LOG2_N, R, P);
+    return false;
+  }
+  const [log2n, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+  const salt = Buffer.from(parts[4]!, 'base64url');
+  const expected = Buffer.from(parts[5]!, 'base64url');
+  if (![log2n, r, p].every((value) => Number.isInteger(value) && value > 0) || log2n > 20 || expected.length !== KEY_BYTES) return false;
+  const actual = await derive(password, salt, log2n, r, p);
+  return timingSafeEqual(actual, expected);
+}
+
+/** Characters of generated passwords: letters and digits that cannot be mistaken for one another (no 0/O, 1/l/I). */
+const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+const GENERATED_LENGTH = 16;
+
+/** A password from the CSPRNG: 16 characters of a 57-letter alphabet, about 93 bits. */
+export function generatePassword(): string {
+  return randomCode(GENERATED_LENGTH, PASSWORD_ALPHABET);
+}
+
+/** Two different generated passwords (the extra password must differ from the password). */
+export function generatePasswordPair(): { password: string; extra_password: string } {
+  const password = generatePassword();
+  let extra = generatePassword();
+  while (extra === password) extra = generatePassword();
+  return { password, extra_password: extra };
+}
+
+export function passwordLength(password: string): number {
+  return [...password].length;
+}
