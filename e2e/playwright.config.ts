@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN_PHONE, STAFF_PHONE } from './tests/fixtures';
+import { ADMIN_PHONE, STAFF_PHONE, THIRD_ADMIN_PHONE } from './tests/fixtures';
 
 const port = Number(process.env.E2E_PORT ?? 18_080);
 const baseURL = `http://localhost:${port}`;
@@ -55,7 +55,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       OTP_PER_IP_PER_HOUR: '10000',
-      ADMIN_PHONES: `${ADMIN_PHONE},${STAFF_PHONE}`,
+      ADMIN_PHONES: `${ADMIN_PHONE},${STAFF_PHONE},${THIRD_ADMIN_PHONE}`,
     },
   },
 });

@@ -5,5 +5,7 @@ export default federatedConfig({
   name: 'mf_staff',
   exposes: {
     './StatisticsPage': './src/expose/StatisticsPage.tsx',
+    './EmployeesPage': './src/expose/EmployeesPage.tsx',
+    './FilesPage': './src/expose/FilesPage.tsx',
   },
 });

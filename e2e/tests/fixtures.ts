@@ -5,6 +5,7 @@ import { crc32, deflateSync } from 'node:zlib';
 /** Phones of the run's top admins (the server gets them as ADMIN_PHONES); each signs up once per run. */
 export const ADMIN_PHONE = '+4915100000999';
 export const STAFF_PHONE = '+4915100000998';
+export const THIRD_ADMIN_PHONE = '+4915100000997';
 
 /** A valid mobile number nobody else in this run has. */
 export function newPhone(): string {
@@ -38,6 +39,35 @@ export async function signUpInBrowser(page: Page, name: string, phone = newPhone
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('tab', { name: 'Chats' })).toHaveAttribute('aria-selected', 'true');
   return { phone };
+}
+
+/** A first admin (from ADMIN_PHONES) signs in by SMS, then must set their two passwords before going on. */
+export async function signUpAdminInBrowser(page: Page, name: string, phone: string): Promise<{ password: string; extra: string }> {
+  await page.goto('/login');
+  await page.getByLabel('Phone number').fill(phone);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Code').fill(await codeFor(page.request, phone));
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByRole('button', { name: 'Save' }).click();
+  const passwords = { password: `pw-${randomInt(1e9)}-main`, extra: `pw-${randomInt(1e9)}-extra` };
+  await expect(page.getByRole('heading', { name: 'Set your passwords' })).toBeVisible();
+  await page.getByLabel('Password', { exact: true }).fill(passwords.password);
+  await page.getByLabel('Extra password').fill(passwords.extra);
+  await page.getByRole('button', { name: 'Save and continue' }).click();
+  await expect(page.getByRole('tab', { name: 'Chats' })).toHaveAttribute('aria-selected', 'true');
+  return passwords;
+}
+
+/** Staff with passwords sign in with them: phone, password, extra password — no SMS. */
+export async function signInStaff(page: Page, phone: string, password: string, extra: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Phone number').fill(phone);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Extra password').fill(extra);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('tab', { name: 'Chats' })).toHaveAttribute('aria-selected', 'true');
 }
 
 /** Adds a contact through the New contact dialog of the Contacts tab. */

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { STAFF_PHONE, addContact, newPhone, send, signUpInBrowser } from './fixtures';
+import { STAFF_PHONE, addContact, newPhone, send, signUpAdminInBrowser, signUpInBrowser } from './fixtures';
 
 test('a group of three: created, renamed, a member added and one removed', async ({ browser }) => {
   const page = async () => (await browser.newContext()).newPage();
@@ -64,7 +64,7 @@ test('a group of three: created, renamed, a member added and one removed', async
 test('a secret chat made by staff, joined by its code', async ({ browser }) => {
   const staff = await (await browser.newContext()).newPage();
   const user = await (await browser.newContext()).newPage();
-  await signUpInBrowser(staff, 'Stella Staff', STAFF_PHONE);
+  await signUpAdminInBrowser(staff, 'Stella Staff', STAFF_PHONE);
   await signUpInBrowser(user, 'Ulf');
 
   await staff.getByRole('button', { name: 'New secret chat' }).click();

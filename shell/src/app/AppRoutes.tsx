@@ -26,6 +26,8 @@ export function AppRoutes() {
         <Route element={<RequireAdmin />}>
           <Route element={<AdminLayout />}>
             <Route path="statistics" element={<RemoteSlot remote={Remotes.staff} module="StatisticsPage" />} />
+            <Route path="employees" element={<RemoteSlot remote={Remotes.staff} module="EmployeesPage" />} />
+            <Route path="files" element={<RemoteSlot remote={Remotes.staff} module="FilesPage" />} />
           </Route>
         </Route>
       </Route>

@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Outlet } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Role, errorText, startSession, useAuthStore } from '@messenger/shared';
+import { SetPasswordsPage } from './SetPasswordsPage';
 
 /** Spec §2: with no token stored, every chat or admin route goes to sign-in. */
 export function RequireSession() {
@@ -39,6 +40,7 @@ function SessionGate({ children }: { children: ReactNode }) {
     };
   }, [user, attempt]);
 
+  if (user && user.role >= Role.manager && user.password_set === false) return <SetPasswordsPage />;
   if (user) return children;
   if (error) {
     return (

@@ -10,6 +10,8 @@ export function AdminBar() {
       <NavLink to="/" end>
         {t('admin.chats')}
       </NavLink>
+      <NavLink to="/employees">{t('admin.employees')}</NavLink>
+      <NavLink to="/files">{t('admin.files')}</NavLink>
     </nav>
   );
 }

@@ -58,7 +58,7 @@ export function CodeStep() {
     setNotice(null);
     try {
       const result = await authApi.sendCode(phone);
-      setResendAt(Date.now() + result.resend_after * 1000);
+      setResendAt(Date.now() + (result.resend_after ?? 60) * 1000);
       setNotice(t('login.codeResent'));
     } catch (failure) {
       setError(errorText(failure, 'shell:login.error'));

@@ -77,3 +77,42 @@ test('shows the server’s reason when a code is refused, and lets the person st
   await user.click(screen.getByRole('button', { name: 'Use another phone number' }));
   expect(screen.getByLabelText('Phone number')).toHaveValue('');
 });
+
+test('staff sign in with their password and extra password instead of a code', async () => {
+  const user = userEvent.setup();
+  const fetchMock = mockFetch({
+    'POST /api/auth/send-code': { body: { is_manager: true, password_set: true } },
+    'POST /api/auth/sign-in-manager': { body: { ticket: 'ticket-1', expires_in: 300 } },
+    'POST /api/auth/sign-in-manager-extra': { body: { jwt_info: { access_token: 'a.b.c', refresh_token: 'r2' } } },
+  });
+  renderLogin();
+  await user.type(screen.getByLabelText('Phone number'), '+4915112345678');
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  expect(screen.queryByLabelText('Code')).not.toBeInTheDocument();
+  await user.type(await screen.findByLabelText('Password'), 'first secret');
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  await user.type(await screen.findByLabelText('Extra password'), 'second secret');
+  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+  await waitFor(() => expect(screen.getByText('Chats home')).toBeInTheDocument());
+
+  const body = (path: string) => JSON.parse(String(fetchMock.mock.calls.find(([url]) => String(url).endsWith(path))![1]!.body));
+  expect(body('/api/auth/sign-in-manager')).toEqual({ phone: '+4915112345678', password: 'first secret' });
+  expect(body('/api/auth/sign-in-manager-extra')).toEqual({ phone: '+4915112345678', password: 'second secret', ticket: 'ticket-1' });
+});
+
+test('"Start over" goes back to the phone and forgets what was typed', async () => {
+  const user = userEvent.setup();
+  mockFetch({
+    'POST /api/auth/send-code': { body: { is_manager: true, password_set: true } },
+    'POST /api/auth/sign-in-manager': { status: 401, body: { error: 'wrong_password', message: 'Wrong password' } },
+  });
+  renderLogin();
+  await user.type(screen.getByLabelText('Phone number'), '+4915112345678');
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  await user.type(await screen.findByLabelText('Password'), 'nope');
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('Wrong password.');
+  expect(screen.getByLabelText('Password')).toHaveValue('');
+  await user.click(screen.getByRole('button', { name: 'Start over' }));
+  expect(screen.getByLabelText('Phone number')).toHaveValue('');
+});

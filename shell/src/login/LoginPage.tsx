@@ -5,6 +5,7 @@ import { useLoginStore } from './useLoginStore';
 import { PhoneStep } from './PhoneStep';
 import { CodeStep } from './CodeStep';
 import { ProfileStep } from './ProfileStep';
+import { PasswordStep } from './PasswordStep';
 
 /**
  * Sign-in (spec §2): phone, then the SMS code, then — for a new account — name and username (skippable).
@@ -24,6 +25,8 @@ export function LoginPage() {
         {invited && step === 'phone' && <p className="shell-login-note">{t('login.invited')}</p>}
         {step === 'phone' && <PhoneStep />}
         {step === 'code' && <CodeStep />}
+        {step === 'password' && <PasswordStep extra={false} />}
+        {step === 'extra' && <PasswordStep extra />}
         {step === 'profile' && <ProfileStep />}
       </div>
     </main>

@@ -8,6 +8,7 @@ import { loginErrorText } from './login-errors';
 export function PhoneStep() {
   const { t } = useTranslation('shell');
   const codeSent = useLoginStore((state) => state.codeSent);
+  const passwordNeeded = useLoginStore((state) => state.passwordNeeded);
   const [country, setCountry] = useState<CountryCode>(() => guessCountry());
   const [phone, setPhone] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -22,7 +23,9 @@ export function PhoneStep() {
     setError(null);
     try {
       const result = await authApi.sendCode(e164);
-      codeSent(e164, result.is_manager, Date.now() + result.resend_after * 1000);
+      // Staff with passwords sign in with them; everyone else (and staff still to set theirs) with the SMS code.
+      if (result.is_manager && result.password_set) passwordNeeded(e164);
+      else codeSent(e164, result.is_manager, Date.now() + (result.resend_after ?? 60) * 1000);
     } catch (failure) {
       setError(loginErrorText(failure) ?? errorText(failure, 'shell:login.error'));
     } finally {

@@ -1,6 +1,7 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Role, unlessGuest, useAuthStore } from '@messenger/shared';
+import { useEffect, useState } from 'react';
+import { Role, errorText, unlessGuest, useAuthStore, useNotificationsStore } from '@messenger/shared';
+import { useAdminChatsStore } from './adminChatsStore';
 import { AddContactModal } from '../contacts/AddContactModal';
 import { CreateGroupModal } from '../groups/CreateGroupModal';
 import { JoinChatModal } from '../groups/JoinChatModal';
@@ -15,6 +16,17 @@ export function ChatsTab() {
   const guest = user?.temporary ?? false;
   const [dialog, setDialog] = useState<Dialog>(null);
   const open = (next: Dialog) => unlessGuest(guest, () => setDialog(next));
+  const isAdmin = (user?.role ?? 0) >= Role.admin;
+  const showSecret = useAdminChatsStore((state) => state.showSecret);
+  const setShowSecret = useAdminChatsStore((state) => state.setShowSecret);
+
+  useEffect(() => {
+    if (!isAdmin || !showSecret) return;
+    useAdminChatsStore
+      .getState()
+      .load()
+      .catch((error: unknown) => useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:chats.loadFailed') }));
+  }, [isAdmin, showSecret]);
   return (
     <div className="msg-tab">
       <div className="msg-tab-actions">
@@ -33,6 +45,12 @@ export function ChatsTab() {
           {t('groups.joinSecret')}
         </button>
       </div>
+      {isAdmin && (
+        <label className="msg-switch msg-secret-toggle">
+          <span>{t('chats.showSecret')}</span>
+          <input type="checkbox" role="switch" checked={showSecret} onChange={(event) => setShowSecret(event.target.checked)} />
+        </label>
+      )}
       <ChatList />
       {dialog === 'contact' && <AddContactModal onClose={() => setDialog(null)} />}
       {dialog === 'group' && <CreateGroupModal onClose={() => setDialog(null)} />}

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import {
+  Role,
   chatDisplay,
   matchesSearch,
   useAuthStore,
@@ -9,6 +10,7 @@ import {
   useUsersStore,
   type Chat,
 } from '@messenger/shared';
+import { useAdminChatsStore } from './adminChatsStore';
 
 export interface ChatRowModel {
   chat: Chat;
@@ -16,11 +18,24 @@ export interface ChatRowModel {
   avatar: string | null;
 }
 
-/** The chat list as rows: named (contact, else profile, else chat name) and filtered by the side-bar search. */
+/**
+ * The chat list as rows: named (contact, else profile, else chat name) and filtered by the side-bar search.
+ * Spec §4 for admins: their normal list keeps private chats only; in secret mode it shows every secret chat
+ * (groups only).
+ */
 export function useChatRows(): { rows: ChatRowModel[]; loaded: boolean; searching: boolean } {
   const me = useAuthStore((state) => state.user?.id ?? 0);
-  const chats = useChatsStore((state) => state.chats);
-  const loaded = useChatsStore((state) => state.loaded);
+  const isAdmin = useAuthStore((state) => (state.user?.role ?? 0) >= Role.admin);
+  const secretMode = useAdminChatsStore((state) => state.showSecret) && isAdmin;
+  const own = useChatsStore((state) => state.chats);
+  const ownLoaded = useChatsStore((state) => state.loaded);
+  const secret = useAdminChatsStore((state) => state.chats);
+  const secretLoaded = useAdminChatsStore((state) => state.loaded);
+  const chats = useMemo(
+    () => (secretMode ? secret.filter((chat) => chat.chat_type === 'group') : isAdmin ? own.filter((chat) => chat.chat_type === 'private') : own),
+    [secretMode, secret, own, isAdmin],
+  );
+  const loaded = secretMode ? secretLoaded : ownLoaded;
   const contacts = useContactsStore((state) => state.contacts);
   const profiles = useUsersStore((state) => state.profiles);
   const query = useSearchStore((state) => state.query);

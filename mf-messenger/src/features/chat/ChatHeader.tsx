@@ -16,6 +16,7 @@ import {
   type Chat,
 } from '@messenger/shared';
 import { AutoDeleteDialog, intervalLabel } from './AutoDeleteDialog';
+import { useAdminChatsStore } from '../chat-list/adminChatsStore';
 
 interface ChatHeaderProps {
   chat: Chat;
@@ -36,7 +37,8 @@ export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggle
   const [timerOpen, setTimerOpen] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const isGroup = chat.chat_type === 'group';
-  const leaving = isGroup && chat.owner_id !== me;
+  const observer = !chat.participants.includes(me);
+  const leaving = isGroup && chat.owner_id !== me && !observer;
 
   const toggleNotifications = async () => {
     try {
@@ -52,6 +54,7 @@ export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggle
     try {
       await chatsApi.remove(chat.id);
       useChatsStore.getState().remove(chat.id);
+      useAdminChatsStore.setState((state) => ({ chats: state.chats.filter((candidate) => candidate.id !== chat.id) }));
       navigate('/', { replace: true });
     } catch (error) {
       useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:chat.deleteChatFailed') });
@@ -79,17 +82,21 @@ export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggle
         <button type="button" className="ui-icon-button" aria-label={t('chat.search')} aria-pressed={searching} onClick={onToggleSearch}>
           <Icon name="search" />
         </button>
-        <button type="button" className="ui-icon-button" aria-label={t('chat.autoDelete')} onClick={() => setTimerOpen(true)}>
-          <Icon name="timer" />
-        </button>
-        <button
-          type="button"
-          className="ui-icon-button"
-          aria-label={chat.notifications ? t('chat.mute') : t('chat.unmute')}
-          onClick={() => void toggleNotifications()}
-        >
-          <Icon name={chat.notifications ? 'bell' : 'bellOff'} />
-        </button>
+        {!observer && (
+          <>
+            <button type="button" className="ui-icon-button" aria-label={t('chat.autoDelete')} onClick={() => setTimerOpen(true)}>
+              <Icon name="timer" />
+            </button>
+            <button
+              type="button"
+              className="ui-icon-button"
+              aria-label={chat.notifications ? t('chat.mute') : t('chat.unmute')}
+              onClick={() => void toggleNotifications()}
+            >
+              <Icon name={chat.notifications ? 'bell' : 'bellOff'} />
+            </button>
+          </>
+        )}
         <button type="button" className="ui-icon-button" aria-label={leaving ? t('chat.leaveGroup') : t('chat.deleteChat')} onClick={() => setConfirmDelete(true)}>
           <Icon name="trash" />
         </button>

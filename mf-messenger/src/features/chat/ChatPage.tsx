@@ -1,6 +1,7 @@
 import { useEffect, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, chatsApi, errorText, useChatsStore, useUsersStore } from '@messenger/shared';
+import { ApiError, chatsApi, errorText, useAuthStore, useChatsStore, useUsersStore, type Chat } from '@messenger/shared';
+import { ObserverContext } from './observer';
 import { ChatHeader } from './ChatHeader';
 import { MessageList } from './MessageList';
 import { Composer } from './Composer';
@@ -15,7 +16,12 @@ import { PersonPanel } from '../people/PersonPanel';
  */
 export function ChatPage({ chatId }: { chatId: number }) {
   const { t } = useTranslation('messenger');
-  const chat = useChatsStore((state) => state.chats.find((candidate) => candidate.id === chatId));
+  const me = useAuthStore((state) => state.user?.id ?? 0);
+  const own = useChatsStore((state) => state.chats.find((candidate) => candidate.id === chatId));
+  // A secret chat an admin reads without being in it stays out of their own list.
+  const [observed, setObserved] = useState<Chat | null>(null);
+  const chat = own ?? (observed?.id === chatId ? observed : undefined);
+  const observer = chat !== undefined && !chat.participants.includes(me);
   const loaded = useChatsStore((state) => state.loaded);
   const startUpload = useUploadsStore((state) => state.start);
   const [missing, setMissing] = useState<string | null>(null);
@@ -42,7 +48,8 @@ export function ChatPage({ chatId }: { chatId: number }) {
       .get(chatId)
       .then((fetched) => {
         if (cancelled) return;
-        useChatsStore.getState().upsert(fetched);
+        if (fetched.participants.includes(me)) useChatsStore.getState().upsert(fetched);
+        else setObserved(fetched);
         void useUsersStore.getState().ensure(fetched.participants);
       })
       .catch((error: unknown) => {
@@ -51,7 +58,7 @@ export function ChatPage({ chatId }: { chatId: number }) {
     return () => {
       cancelled = true;
     };
-  }, [chat, chatId, loaded, wasThere, t]);
+  }, [chat, chatId, loaded, wasThere, me, t]);
 
   const unread = chat?.unread_messages ?? 0;
   useEffect(() => {
@@ -59,12 +66,13 @@ export function ChatPage({ chatId }: { chatId: number }) {
   }, [chatId, unread]);
 
   useEffect(() => {
+    if (observer) return;
     const onVisible = () => {
       if (document.visibilityState === 'visible') void useChatsStore.getState().markRead(chatId).catch(() => undefined);
     };
     document.addEventListener('visibilitychange', onVisible);
     return () => document.removeEventListener('visibilitychange', onVisible);
-  }, [chatId]);
+  }, [chatId, observer]);
 
   // A chat that disappears while open (deleted, left, removed from it) says so instead of vanishing.
   if (missing || (wasThere && !chat)) {
@@ -83,56 +91,64 @@ export function ChatPage({ chatId }: { chatId: number }) {
   };
 
   return (
-    <div className="msg-chat-page">
-      <section
-        className="msg-chat"
-        aria-labelledby="chat-title"
-        onDragOver={(event) => {
-          if (event.dataTransfer.types.includes('Files')) {
-            event.preventDefault();
-            setDragging(true);
-          }
-        }}
-        onDragLeave={(event) => {
-          if (!event.currentTarget.contains(event.relatedTarget as Node)) setDragging(false);
-        }}
-        onDrop={onDrop}
-      >
-        <ChatHeader
-          chat={chat}
-          panelOpen={panelOpen}
-          onTogglePanel={() => setPanelOpen((open) => !open)}
-          searching={searching}
-          onToggleSearch={() => {
-            setSearching((open) => !open);
-            setQuery('');
+    <ObserverContext.Provider value={observer}>
+      <div className="msg-chat-page">
+        <section
+          className="msg-chat"
+          aria-labelledby="chat-title"
+          onDragOver={(event) => {
+            if (event.dataTransfer.types.includes('Files')) {
+              event.preventDefault();
+              setDragging(true);
+            }
           }}
-        />
-        {searching && (
-          <ChatSearch
-            chatId={chat.id}
-            query={query}
-            onQuery={setQuery}
-            onClose={() => {
-              setSearching(false);
+          onDragLeave={(event) => {
+            if (!event.currentTarget.contains(event.relatedTarget as Node)) setDragging(false);
+          }}
+          onDrop={observer ? undefined : onDrop}
+        >
+          <ChatHeader
+            chat={chat}
+            panelOpen={panelOpen}
+            onTogglePanel={() => setPanelOpen((open) => !open)}
+            searching={searching}
+            onToggleSearch={() => {
+              setSearching((open) => !open);
               setQuery('');
             }}
           />
-        )}
-        <MessageList chat={chat} highlight={searching ? query : undefined} />
-        <Composer chatId={chat.id} />
-        {dragging && (
-          <div className="msg-drop-zone" aria-hidden="true">
-            {t('chat.dropFiles')}
-          </div>
-        )}
-      </section>
-      {panelOpen &&
-        (chat.chat_type === 'group' ? (
-          <GroupPanel chat={chat} onClose={() => setPanelOpen(false)} />
-        ) : (
-          <PersonPanel chat={chat} onClose={() => setPanelOpen(false)} />
-        ))}
-    </div>
+          {searching && (
+            <ChatSearch
+              chatId={chat.id}
+              query={query}
+              onQuery={setQuery}
+              onClose={() => {
+                setSearching(false);
+                setQuery('');
+              }}
+            />
+          )}
+          <MessageList chat={chat} highlight={searching ? query : undefined} />
+          {observer ? (
+            <p className="msg-observer-note" role="note">
+              {t('chat.observer')}
+            </p>
+          ) : (
+            <Composer chatId={chat.id} />
+          )}
+          {dragging && (
+            <div className="msg-drop-zone" aria-hidden="true">
+              {t('chat.dropFiles')}
+            </div>
+          )}
+        </section>
+        {panelOpen &&
+          (chat.chat_type === 'group' ? (
+            <GroupPanel chat={chat} onClose={() => setPanelOpen(false)} />
+          ) : (
+            <PersonPanel chat={chat} onClose={() => setPanelOpen(false)} />
+          ))}
+      </div>
+    </ObserverContext.Provider>
   );
 }

@@ -16,6 +16,7 @@ import {
 import { useChatUiStore } from './chatUiStore';
 import { ForwardDialog } from './ForwardDialog';
 import { SaveAsLink } from './SaveAsLink';
+import { useIsObserver } from './observer';
 
 interface MessageActionsProps {
   message: ChatMessage;
@@ -44,6 +45,7 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
   const menuId = useId();
   const menu = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
+  const observer = useIsObserver();
   const sent = message.state === 'sent';
 
   useEffect(() => {
@@ -124,8 +126,8 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
           className={own ? 'msg-menu msg-menu-own' : 'msg-menu'}
           style={{ left: Math.min(position.x, window.innerWidth - 200), top: Math.min(position.y, window.innerHeight - 240) }}
         >
-          {sent && item(t('chat.reply'), () => setReplyTo(chat.id, message))}
-          {sent && item(t('chat.forward'), () => setForwarding(true))}
+          {sent && !observer && item(t('chat.reply'), () => setReplyTo(chat.id, message))}
+          {sent && !observer && item(t('chat.forward'), () => setForwarding(true))}
           {(message.text || message.file) && item(t('chat.copy'), () => void copy())}
           {sent && message.file && <SaveAsLink path={message.file.path} name={message.file.name} asMenuItem onDone={onClose} />}
           {message.state === 'failed' && item(t('chat.retry'), () => retrySend(message))}

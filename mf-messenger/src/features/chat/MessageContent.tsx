@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Icon, useMediaUrl, type ChatMessage } from '@messenger/shared';
 import { VoicePlayer } from './VoicePlayer';
 import { SaveAsLink } from './SaveAsLink';
+import { useIsObserver } from './observer';
 
 /** Human file size: 1.2 MB, 340 KB. */
 export function formatSize(bytes: number, language: string): string {
@@ -19,7 +20,7 @@ export function formatSize(bytes: number, language: string): string {
 /** The file part of a message: a picture, a video, a voice message player, or a document card. */
 export function MessageContent({ message }: { message: ChatMessage }) {
   const { t, i18n } = useTranslation('messenger');
-  const url = useMediaUrl(message.file?.path);
+  const url = useMediaUrl(message.file?.path, useIsObserver());
   const file = message.file;
   if (!file) return null;
   if (message.type === 'image') {

@@ -1,13 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import { errorText, mediaUrl, useNotificationsStore } from '@messenger/shared';
+import { useIsObserver } from './observer';
 
 /** Downloads a stored file under its own name (spec: save as), fetching a fresh media token on click. */
 export function SaveAsLink({ path, name, asMenuItem = false, onDone }: { path: string; name: string; asMenuItem?: boolean; onDone?: () => void }) {
   const { t } = useTranslation('messenger');
+  const observer = useIsObserver();
   const save = async () => {
     onDone?.();
     try {
-      const url = await mediaUrl(path, true);
+      const url = await mediaUrl(path, true, observer);
       if (!url) throw new Error(t('chat.fileUnavailable'));
       const link = document.createElement('a');
       link.href = url;

@@ -19,6 +19,7 @@ import { NotificationSettings } from './NotificationSettings';
 import { AppearanceSettings } from './AppearanceSettings';
 import { InviteLinkRow } from './InviteLinkRow';
 import { AvatarPicker } from '../avatar/AvatarPicker';
+import { ChangePasswordDialog } from './ChangePasswordDialog';
 
 /**
  * Spec §2 profile: the card (with edit, except for managers), settings rows, the privacy policy, the invite
@@ -29,6 +30,7 @@ export function ProfileTab() {
   const user = useAuthStore((state) => state.user);
   const [editing, setEditing] = useState(false);
   const [confirm, setConfirm] = useState<'logout' | 'media' | null>(null);
+  const [changingPassword, setChangingPassword] = useState(false);
   if (!user) return null;
   const name = displayName(user);
   const canEdit = user.role !== Role.manager;
@@ -94,6 +96,11 @@ export function ProfileTab() {
         <a className="ui-button msg-link-button" href="/privacy" target="_blank" rel="noreferrer">
           {t('profile.privacyPolicy')}
         </a>
+        {user.role >= Role.manager && (
+          <button type="button" className="ui-button" onClick={() => setChangingPassword(true)}>
+            {t('profile.changePassword')}
+          </button>
+        )}
         <button type="button" className="ui-button" onClick={() => setConfirm('media')}>
           {t('profile.deleteMedia')}
         </button>
@@ -101,6 +108,7 @@ export function ProfileTab() {
           {t('profile.logout')}
         </button>
       </div>
+      {changingPassword && <ChangePasswordDialog onClose={() => setChangingPassword(false)} />}
       {confirm === 'logout' && (
         <ConfirmDialog
           title={t('profile.logoutTitle')}

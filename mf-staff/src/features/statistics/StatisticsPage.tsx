@@ -1,14 +1,15 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, statsApi, useSettingsStore, type TotalStats } from '@messenger/shared';
+import { errorText, formatPhone, statsApi, useSettingsStore, type ManagerStats, type TotalStats } from '@messenger/shared';
+import { TrendChart, type TrendSeries } from './TrendChart';
 
 /** The periods offered, in days. */
 const PERIODS = [1, 7, 30, 90, 365] as const;
 const DEFAULT_PERIOD = 30;
 
-type Load = { state: 'loading' } | { state: 'failed'; error: string } | { state: 'loaded'; stats: TotalStats };
+type Load = { state: 'loading' } | { state: 'failed'; error: string } | { state: 'loaded'; stats: TotalStats; managers: ManagerStats[] };
 
-const METRICS: Array<{ key: keyof Omit<TotalStats, 'days'>; label: string }> = [
+const METRICS: Array<{ key: keyof Omit<TotalStats, 'days' | 'series'>; label: string }> = [
   { key: 'new_users', label: 'statistics.newUsers' },
   { key: 'secret_chats', label: 'statistics.secretChats' },
   { key: 'calls', label: 'statistics.calls' },
@@ -16,7 +17,10 @@ const METRICS: Array<{ key: keyof Omit<TotalStats, 'days'>; label: string }> = [
   { key: 'users_per_manager', label: 'statistics.usersPerManager' },
 ];
 
-/** Spec §2 statistics for admins: the counts of the chosen period, from `GET /api/stats/total?days=`. */
+/**
+ * Spec §2 statistics for admins: the figures of the chosen period, their daily trend, and the managers'
+ * leaderboard (`GET /api/stats/total`, `GET /api/stats/managers`).
+ */
 export function StatisticsPage() {
   const { t } = useTranslation('staff');
   const language = useSettingsStore((state) => state.language);
@@ -26,9 +30,8 @@ export function StatisticsPage() {
 
   useEffect(() => {
     let cancelled = false;
-    statsApi
-      .total(days)
-      .then((stats) => !cancelled && setLoad({ state: 'loaded', stats }))
+    Promise.all([statsApi.total(days), statsApi.managers(days)])
+      .then(([stats, managers]) => !cancelled && setLoad({ state: 'loaded', stats, managers }))
       .catch((error: unknown) => !cancelled && setLoad({ state: 'failed', error: errorText(error, 'staff:statistics.loadFailed') }));
     return () => {
       cancelled = true;
@@ -36,6 +39,19 @@ export function StatisticsPage() {
   }, [days, attempt]);
 
   const number = new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
+  const dates = useMemo(() => (load.state === 'loaded' ? load.stats.series.map((point) => point.date) : []), [load]);
+  const trend: TrendSeries[] = useMemo(
+    () =>
+      load.state === 'loaded'
+        ? [
+            { label: t('statistics.newUsers'), values: load.stats.series.map((point) => point.new_users), color: 'var(--color-accent)' },
+            { label: t('statistics.calls'), values: load.stats.series.map((point) => point.calls), color: 'var(--color-success)' },
+            { label: t('statistics.secretChats'), values: load.stats.series.map((point) => point.secret_chats), color: 'var(--color-warning)' },
+          ]
+        : [],
+    [load, t],
+  );
+
   return (
     <div className="staff-page">
       <header className="staff-header">
@@ -74,16 +90,76 @@ export function StatisticsPage() {
         </div>
       )}
       {load.state === 'loaded' && (
-        <section aria-label={t('statistics.metrics')}>
-          <dl className="staff-metrics">
-            {METRICS.map(({ key, label }) => (
-              <div key={key} className="staff-metric">
-                <dt>{t(label)}</dt>
-                <dd>{number.format(load.stats[key])}</dd>
-              </div>
-            ))}
-          </dl>
-        </section>
+        <>
+          <section aria-label={t('statistics.metrics')}>
+            <dl className="staff-metrics">
+              {METRICS.map(({ key, label }) => (
+                <div key={key} className="staff-metric">
+                  <dt>{t(label)}</dt>
+                  <dd>{number.format(load.stats[key])}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+          <section className="staff-card" aria-labelledby="trend-title">
+            <h2 id="trend-title">{t('statistics.trend')}</h2>
+            <TrendChart dates={dates} series={trend} label={t('statistics.trendLabel', { count: days })} />
+            <details>
+              <summary>{t('statistics.asTable')}</summary>
+              <table className="staff-table">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('statistics.date')}</th>
+                    {trend.map((line) => (
+                      <th key={line.label} scope="col">
+                        {line.label}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {dates.map((date, index) => (
+                    <tr key={date}>
+                      <th scope="row">{new Intl.DateTimeFormat(language, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`))}</th>
+                      {trend.map((line) => (
+                        <td key={line.label}>{line.values[index]}</td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </details>
+          </section>
+          <section className="staff-card" aria-labelledby="leaderboard-title">
+            <h2 id="leaderboard-title">{t('statistics.leaderboard')}</h2>
+            {load.managers.length === 0 ? (
+              <p className="ui-empty">{t('statistics.noManagers')}</p>
+            ) : (
+              <table className="staff-table">
+                <thead>
+                  <tr>
+                    <th scope="col">#</th>
+                    <th scope="col">{t('statistics.manager')}</th>
+                    <th scope="col">{t('statistics.invitedUsers')}</th>
+                    <th scope="col">{t('statistics.secretChats')}</th>
+                    <th scope="col">{t('statistics.calls')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {load.managers.map((manager, index) => (
+                    <tr key={manager.id}>
+                      <td>{index + 1}</td>
+                      <th scope="row">{manager.name || (manager.username ? `@${manager.username}` : formatPhone(manager.phone))}</th>
+                      <td>{number.format(manager.invited_users)}</td>
+                      <td>{number.format(manager.secret_chats)}</td>
+                      <td>{number.format(manager.calls)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </section>
+        </>
       )}
     </div>
   );

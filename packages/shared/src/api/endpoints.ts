@@ -1,10 +1,20 @@
 // One typed function per server route (docs/api.md). Components and stores call these, never fetch.
 import type { CallRecord, Chat, ChatMetadata, Contact, JwtInfo, Me, Message, PublicUser, TotalStats } from '../model/types';
+import type { Credentials, Employee, FileTreeEntry, ManagerStats } from '../model/types';
 import type { FileInfo } from '../model/types';
 import { api } from './client';
 
 export const authApi = {
-  sendCode: (phone: string) => api.request<{ is_manager: boolean; resend_after: number }>('POST', '/auth/send-code', { body: { phone }, auth: false }),
+  sendCode: (phone: string) =>
+    api.request<{ is_manager: boolean; password_set?: boolean; resend_after?: number }>('POST', '/auth/send-code', { body: { phone }, auth: false }),
+  signInManager: (phone: string, password: string, inviteCode?: string) =>
+    api.request<{ ticket: string; expires_in: number }>('POST', '/auth/sign-in-manager', { body: { phone, password }, query: { code: inviteCode }, auth: false }),
+  signInManagerExtra: (phone: string, password: string, ticket: string, inviteCode?: string) =>
+    api.request<{ jwt_info: JwtInfo }>('POST', '/auth/sign-in-manager-extra', {
+      body: { phone, password, ticket },
+      query: { code: inviteCode },
+      auth: false,
+    }),
   signIn: (phone: string, code: string, inviteCode?: string) =>
     api.request<{ jwt_info: JwtInfo; is_new_user: boolean }>('POST', '/auth/sign-in', {
       body: { phone, code },
@@ -38,6 +48,8 @@ export const userApi = {
   /** Admins only (spec §6): block or unblock someone below them. */
   setBlocked: (userId: number, blocked: boolean) =>
     api.put<{ user: PublicUser }>('/user/block', { user_id: userId, blocked }).then((response) => response.user),
+  setPasswords: (input: { password: string; extra_password: string; current_password?: string }) =>
+    api.post<{ user: Me }>('/user/password', input).then((response) => response.user),
   setPhone: (phone: string) => api.put<{ sent: boolean; resend_after: number }>('/user/phone', { phone }),
   verifyPhone: (phone: string, code: string) => api.put<{ user: Me; jwt_info: JwtInfo }>('/user/phone/verify', { phone, code }),
 };
@@ -105,7 +117,8 @@ export const chatsApi = {
 };
 
 export const filesApi = {
-  tokens: (paths: string[]) => api.post<{ tokens: Record<string, string>; expires_in: number }>('/file/tokens', { paths }),
+  tokens: (paths: string[], admin = false) =>
+    api.post<{ tokens: Record<string, string>; expires_in: number }>('/file/tokens', { paths, ...(admin ? { admin: true } : {}) }),
   deleteAll: () => api.delete<{ deleted_files: number; deleted_messages: number }>('/file/delete/all'),
 };
 
@@ -117,6 +130,34 @@ export const callsApi = {
 
 export const statsApi = {
   total: (days: number) => api.get<TotalStats>('/stats/total', { days }),
+  managers: (days: number) => api.get<{ managers: ManagerStats[] }>('/stats/managers', { days }).then((response) => response.managers),
+};
+
+export interface EmployeeChanges {
+  phone?: string;
+  name?: string;
+  username?: string | null;
+  notes?: string;
+  password?: string;
+  extra_password?: string;
+}
+
+/** Staff screens (role ≥ 2). */
+export const staffApi = {
+  list: (filters: { managers?: boolean; query?: string; deleted?: boolean }) =>
+    api
+      .get<{ users: Employee[] }>('/user/all', { managers: filters.managers || undefined, query: filters.query || undefined, deleted: filters.deleted || undefined })
+      .then((response) => response.users),
+  createManager: (input: { phone: string; name: string; notes?: string }) =>
+    api.post<{ user: Employee; credentials: Credentials }>('/user/manager', input),
+  edit: (userId: number, changes: EmployeeChanges) =>
+    api.put<{ user: Employee; credentials?: Credentials }>('/user/manager', { user_id: userId, ...changes }),
+  setRole: (userId: number, role: number) => api.put<{ user: Employee }>('/user/role', { user_id: userId, role_id: role }).then((response) => response.user),
+  setMuted: (userId: number, isMuted: boolean) => api.put<{ user: Employee }>('/user/mute', { user_id: userId, isMuted }).then((response) => response.user),
+  setBlocked: (userId: number, blocked: boolean) => api.put<{ user: PublicUser }>('/user/block', { user_id: userId, blocked }).then((response) => response.user),
+  remove: (userId: number) => api.delete<{ deleted: boolean }>(`/user/${userId}`),
+  secretChats: () => api.get<{ chats: Chat[]; users: PublicUser[] }>('/chat/list/all'),
+  fileTree: (path: string) => api.get<{ path: string; entries: FileTreeEntry[] }>('/file/tree', { path }),
 };
 
 export interface RemoteDescriptor {

@@ -9,38 +9,43 @@ interface CachedToken {
 }
 
 const cache = new Map<string, CachedToken>();
-let batch: { paths: Set<string>; promise: Promise<void> } | null = null;
+const batches = new Map<boolean, { paths: Set<string>; promise: Promise<void> }>();
+const cacheKey = (path: string, admin: boolean) => (admin ? `admin:${path}` : path);
 
 /**
  * Media tokens, one per file path, bound to the user and the path and good for an hour (never the access
  * token: a media URL may end up in a log or a shared link). Paths asked for in the same tick share one request.
+ * `admin` tokens (role ≥ 2) open any stored file through the admin routes (spec §7).
  */
-export async function mediaToken(path: string): Promise<string | null> {
-  const cached = cache.get(path);
+export async function mediaToken(path: string, admin = false): Promise<string | null> {
+  const cached = cache.get(cacheKey(path, admin));
   if (cached && cached.expiresAt - RENEW_BEFORE_MS > Date.now()) return cached.token;
+  let batch = batches.get(admin);
   if (!batch) {
     const paths = new Set<string>();
     const promise = Promise.resolve().then(async () => {
-      batch = null;
-      const { tokens, expires_in } = await filesApi.tokens([...paths]);
+      batches.delete(admin);
+      const { tokens, expires_in } = await filesApi.tokens([...paths], admin);
       const expiresAt = Date.now() + expires_in * 1000;
-      for (const [tokenPath, token] of Object.entries(tokens)) cache.set(tokenPath, { token, expiresAt });
+      for (const [tokenPath, token] of Object.entries(tokens)) cache.set(cacheKey(tokenPath, admin), { token, expiresAt });
     });
     batch = { paths, promise };
+    batches.set(admin, batch);
   }
   batch.paths.add(path);
   await batch.promise;
-  return cache.get(path)?.token ?? null;
+  return cache.get(cacheKey(path, admin))?.token ?? null;
 }
 
 /** The URL that shows a file inline (`/api/receive/…`), or that downloads it under its own name (`save as`). */
-export async function mediaUrl(path: string, download = false): Promise<string | null> {
-  const token = await mediaToken(path);
+export async function mediaUrl(path: string, download = false, admin = false): Promise<string | null> {
+  const token = await mediaToken(path, admin);
   if (!token) return null;
   const encodedToken = encodeURIComponent(token);
+  const scope = admin ? 'admin/' : '';
   return download
-    ? `/api/specific/file?token=${encodedToken}&path=${encodeURIComponent(path)}`
-    : `/api/receive/${path.split('/').map(encodeURIComponent).join('/')}?token=${encodedToken}`;
+    ? `/api/specific/${scope}file?token=${encodedToken}&path=${encodeURIComponent(path)}`
+    : `/api/receive/${scope}${path.split('/').map(encodeURIComponent).join('/')}?token=${encodedToken}`;
 }
 
 /** Forgets cached tokens (sign-out). */

@@ -16,6 +16,8 @@ export interface Me {
   sound_notifications: boolean;
   isMuted: boolean;
   created_at: string;
+  /** Staff only: whether their password and extra password are set (they must be before staff screens). */
+  password_set?: boolean;
 }
 
 export interface PublicUser {
@@ -141,6 +143,50 @@ export interface TotalStats {
   new_users: number;
   managers: number;
   users_per_manager: number;
+  /** One entry per day of the period (UTC), zeros included. */
+  series: Array<{ date: string; new_users: number; calls: number; secret_chats: number }>;
+}
+
+export interface ManagerStats {
+  id: number;
+  name: string;
+  username: string | null;
+  phone: string | null;
+  invited_users: number;
+  secret_chats: number;
+  calls: number;
+}
+
+/** A person as the staff screens list them. */
+export interface Employee {
+  id: number;
+  name: string;
+  username: string | null;
+  phone: string | null;
+  role: number;
+  notes: string;
+  blocked: boolean;
+  deleted: boolean;
+  isMuted: boolean;
+  created_at: string;
+  password_set: boolean;
+  invited_users: number;
+}
+
+/** A manager's sign-in details, shown once for an admin to hand over. */
+export interface Credentials {
+  phone: string;
+  password: string;
+  extra_password: string;
+}
+
+export interface FileTreeEntry {
+  name: string;
+  path: string;
+  type: 'dir' | 'file';
+  size: number;
+  mime?: string;
+  owner_id?: number;
 }
 
 export interface JwtInfo {

@@ -28,4 +28,6 @@ export const ERROR_CODE_KEYS: Record<string, string> = {
   invalid_phone: 'serverErrors.invalidPhone',
   sms_failed: 'serverErrors.smsFailed',
   message_too_long: 'serverErrors.messageTooLong',
+  wrong_password: 'serverErrors.wrongPassword',
+  invalid_ticket: 'serverErrors.invalidTicket',
 };

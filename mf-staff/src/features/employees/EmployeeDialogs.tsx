@@ -1,0 +1,158 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  Modal,
+  PhoneField,
+  cleanUsername,
+  config,
+  errorText,
+  guessCountry,
+  isValidUsername,
+  staffApi,
+  toE164,
+  type CountryCode,
+  type Credentials,
+  type Employee,
+} from '@messenger/shared';
+
+/** Add a manager (`POST /api/user/manager`): phone, name, notes; the server answers with their credentials. */
+export function AddManagerDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (credentials: Credentials) => void }) {
+  const { t } = useTranslation('staff');
+  const [country, setCountry] = useState<CountryCode>(() => guessCountry());
+  const [phone, setPhone] = useState('');
+  const [name, setName] = useState('');
+  const [notes, setNotes] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const e164 = toE164(phone, country);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!e164 || !name.trim() || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await staffApi.createManager({ phone: e164, name: name.trim(), notes: notes.trim() });
+      onCreated(result.credentials);
+    } catch (failure) {
+      setError(errorText(failure, 'staff:employees.saveError'));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title={t('employees.addTitle')} onClose={onClose}>
+      <form className="ui-form" onSubmit={submit} noValidate>
+        <PhoneField
+          country={country}
+          value={phone}
+          onChange={(value, next) => {
+            setPhone(value);
+            setCountry(next);
+          }}
+          countryLabel={t('employees.country')}
+          phoneLabel={t('employees.phone')}
+          autoFocus
+        />
+        <label className="ui-field">
+          <span>{t('employees.name')}</span>
+          <input value={name} maxLength={config.nameMax} onChange={(event) => setName(event.target.value)} />
+        </label>
+        <label className="ui-field">
+          <span>{t('employees.notes')}</span>
+          <textarea value={notes} rows={3} maxLength={1000} onChange={(event) => setNotes(event.target.value)} />
+        </label>
+        {error && (
+          <p className="ui-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="ui-modal-actions">
+          <button type="button" className="ui-button" onClick={onClose}>
+            {t('common:actions.cancel')}
+          </button>
+          <button type="submit" className="ui-button ui-button-primary" disabled={!e164 || !name.trim() || busy}>
+            {t('employees.add')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** Edit someone's phone, name, username and notes (`PUT /api/user/manager`). */
+export function EditEmployeeDialog({ employee, onClose, onSaved }: { employee: Employee; onClose: () => void; onSaved: (employee: Employee) => void }) {
+  const { t } = useTranslation('staff');
+  const [country, setCountry] = useState<CountryCode>(() => guessCountry());
+  const [phone, setPhone] = useState(employee.phone ?? '');
+  const [name, setName] = useState(employee.name);
+  const [username, setUsername] = useState(employee.username ?? '');
+  const [notes, setNotes] = useState(employee.notes);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const e164 = phone ? toE164(phone, country) : null;
+  const cleaned = cleanUsername(username);
+  const valid = (phone === '' || e164 !== null) && isValidUsername(cleaned);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!valid || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const changes = {
+        ...(e164 && e164 !== employee.phone ? { phone: e164 } : {}),
+        ...(name.trim() !== employee.name ? { name: name.trim() } : {}),
+        ...(cleaned !== (employee.username ?? '') ? { username: cleaned || null } : {}),
+        ...(notes !== employee.notes ? { notes } : {}),
+      };
+      const result = await staffApi.edit(employee.id, changes);
+      onSaved(result.user);
+    } catch (failure) {
+      setError(errorText(failure, 'staff:employees.saveError'));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title={t('employees.editTitle', { name: employee.name || employee.phone || '' })} onClose={onClose}>
+      <form className="ui-form" onSubmit={submit} noValidate>
+        <PhoneField
+          country={country}
+          value={phone}
+          onChange={(value, next) => {
+            setPhone(value);
+            setCountry(next);
+          }}
+          countryLabel={t('employees.country')}
+          phoneLabel={t('employees.phone')}
+        />
+        <label className="ui-field">
+          <span>{t('employees.name')}</span>
+          <input value={name} maxLength={config.nameMax} onChange={(event) => setName(event.target.value)} />
+        </label>
+        <label className="ui-field">
+          <span>{t('employees.username')}</span>
+          <input value={username} maxLength={config.usernameMax + 1} aria-invalid={!isValidUsername(cleaned)} onChange={(event) => setUsername(event.target.value)} />
+        </label>
+        <label className="ui-field">
+          <span>{t('employees.notes')}</span>
+          <textarea value={notes} rows={3} maxLength={1000} onChange={(event) => setNotes(event.target.value)} />
+        </label>
+        {error && (
+          <p className="ui-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="ui-modal-actions">
+          <button type="button" className="ui-button" onClick={onClose}>
+            {t('common:actions.cancel')}
+          </button>
+          <button type="submit" className="ui-button ui-button-primary" disabled={!valid || busy}>
+            {t('common:actions.save')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,56 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { initTestI18n, mockFetch } from '@messenger/shared/testing';
+import { useAuthStore, type Me } from '@messenger/shared';
+import '../../i18n';
+import { EmployeesPage } from './EmployeesPage';
+
+beforeAll(async () => {
+  await initTestI18n();
+});
+
+const people = [
+  { id: 1, name: 'Ada Admin', username: null, phone: '+4915100000001', role: 3, notes: '', blocked: false, deleted: false, isMuted: false, created_at: '2026-01-02T00:00:00Z', password_set: true, invited_users: 0 },
+  { id: 2, name: 'Mona', username: 'mona', phone: '+4915100000002', role: 1, notes: 'North office', blocked: false, deleted: false, isMuted: false, created_at: '2026-02-02T00:00:00Z', password_set: true, invited_users: 4 },
+  { id: 3, name: 'Otto', username: null, phone: '+4915100000003', role: 2, notes: '', blocked: true, deleted: false, isMuted: false, created_at: '2026-03-02T00:00:00Z', password_set: true, invited_users: 0 },
+];
+
+test('lists people with their role and notes; admins act only on people below them', async () => {
+  useAuthStore.setState({ user: { id: 1, role: 2 } as Me, hasSession: true });
+  mockFetch({ 'GET /api/user/all': { body: { users: people } } });
+  render(<EmployeesPage />);
+  const mona = await screen.findByRole('row', { name: /Mona/ });
+  expect(mona).toHaveTextContent('North office');
+  // A role-2 admin may not offer "Admin" (spec §6: only a top admin may), nor touch another admin.
+  const monaRole = within(mona).getByRole('combobox', { name: 'Role of Mona' });
+  expect(within(monaRole).getAllByRole('option').map((option) => option.textContent)).toEqual(['User', 'Manager']);
+  expect(within(mona).getByRole('button', { name: 'Block Mona' })).toBeEnabled();
+  const otto = screen.getByRole('row', { name: /Otto/ });
+  expect(within(otto).getByRole('button', { name: 'Unblock Otto' })).toBeDisabled();
+  expect(within(otto).getByText('Blocked')).toBeInTheDocument();
+});
+
+test('a top admin may make someone an admin; resetting passwords asks first and shows the new credentials once', async () => {
+  useAuthStore.setState({ user: { id: 1, role: 3 } as Me, hasSession: true });
+  const fetchMock = mockFetch({
+    'GET /api/user/all': { body: { users: people } },
+    'PUT /api/user/manager': (_url, init) => {
+      const body = JSON.parse(String(init?.body));
+      return { body: { user: people[1], credentials: { phone: people[1]!.phone, password: body.password, extra_password: body.extra_password } } };
+    },
+  });
+  render(<EmployeesPage />);
+  const mona = await screen.findByRole('row', { name: /Mona/ });
+  expect(within(within(mona).getByRole('combobox', { name: 'Role of Mona' })).getAllByRole('option').map((option) => option.textContent)).toEqual([
+    'User',
+    'Manager',
+    'Admin',
+  ]);
+  await userEvent.click(within(mona).getByRole('button', { name: 'Reset the passwords of Mona' }));
+  await userEvent.click(within(screen.getByRole('dialog', { name: 'Reset the passwords?' })).getByRole('button', { name: 'Reset passwords' }));
+  const shown = await screen.findByRole('dialog', { name: 'Sign-in details' });
+  const [password, extra] = within(shown).getAllByText(/^[A-HJ-NP-Za-km-np-z2-9]{16}$/);
+  expect(password!.textContent).not.toEqual(extra!.textContent);
+  const sent = JSON.parse(String(fetchMock.mock.calls.find(([url, init]) => String(url).includes('/api/user/manager') && init?.method === 'PUT')![1]!.body));
+  expect(sent).toEqual({ user_id: 2, password: password!.textContent, extra_password: extra!.textContent });
+});

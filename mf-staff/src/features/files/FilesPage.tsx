@@ -1,0 +1,111 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon, errorText, mediaUrl, staffApi, useNotificationsStore, type FileTreeEntry } from '@messenger/shared';
+
+type Load = { state: 'loading' } | { state: 'failed'; error: string } | { state: 'loaded'; entries: FileTreeEntry[] };
+
+function size(bytes: number, language: string): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(value)} ${units[unit]}`;
+}
+
+/**
+ * The stored files (`GET /api/file/tree`), folder by folder, confined to the storage root by the server. Files
+ * open through admin media URLs (spec §7), including call recordings.
+ */
+export function FilesPage() {
+  const { t, i18n } = useTranslation('staff');
+  const [path, setPath] = useState('');
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+
+  useEffect(() => {
+    let cancelled = false;
+    staffApi
+      .fileTree(path)
+      .then((tree) => !cancelled && setLoad({ state: 'loaded', entries: tree.entries }))
+      .catch((error: unknown) => !cancelled && setLoad({ state: 'failed', error: errorText(error, 'staff:files.loadFailed') }));
+    return () => {
+      cancelled = true;
+    };
+  }, [path]);
+
+  const open = (next: string) => {
+    setLoad({ state: 'loading' });
+    setPath(next);
+  };
+
+  const download = async (entry: FileTreeEntry) => {
+    try {
+      const url = await mediaUrl(entry.path, true, true);
+      if (!url) throw new Error(t('files.unavailable'));
+      window.open(url, '_blank', 'noopener');
+    } catch (error) {
+      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'staff:files.unavailable') });
+    }
+  };
+
+  const parts = path.split('/').filter(Boolean);
+  return (
+    <div className="staff-page">
+      <header className="staff-header">
+        <h1>{t('files.title')}</h1>
+      </header>
+      <nav aria-label={t('files.location')} className="staff-breadcrumbs">
+        <button type="button" className="ui-link-button" onClick={() => open('')}>
+          {t('files.root')}
+        </button>
+        {parts.map((part, index) => (
+          <span key={index}>
+            {' / '}
+            <button type="button" className="ui-link-button" onClick={() => open(parts.slice(0, index + 1).join('/'))}>
+              {part}
+            </button>
+          </span>
+        ))}
+      </nav>
+      {load.state === 'loading' && <p role="status">{t('common:loading')}</p>}
+      {load.state === 'failed' && (
+        <p className="ui-error" role="alert">
+          {load.error}
+        </p>
+      )}
+      {load.state === 'loaded' && load.entries.length === 0 && <p className="ui-empty">{t('files.empty')}</p>}
+      {load.state === 'loaded' && load.entries.length > 0 && (
+        <table className="staff-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('files.name')}</th>
+              <th scope="col">{t('files.size')}</th>
+              <th scope="col">{t('files.type')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {load.entries.map((entry) => (
+              <tr key={entry.path}>
+                <th scope="row">
+                  {entry.type === 'dir' ? (
+                    <button type="button" className="ui-link-button" onClick={() => open(entry.path)} aria-label={t('files.openFolder', { name: entry.name })}>
+                      <Icon name="folder" /> {entry.name}
+                    </button>
+                  ) : (
+                    <button type="button" className="ui-link-button" onClick={() => void download(entry)} aria-label={t('files.download', { name: entry.name })}>
+                      {entry.name}
+                    </button>
+                  )}
+                </th>
+                <td>{entry.type === 'file' ? size(entry.size, i18n.language) : ''}</td>
+                <td>{entry.type === 'file' ? (entry.mime ?? '') : t('files.folder')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
