@@ -2,6 +2,7 @@ import { federatedConfig } from '@messenger/build-config/webpack';
 
 export default federatedConfig({
   dir: import.meta.dirname,
+  port: 3003,
   name: 'mf_staff',
   exposes: {
     './StatisticsPage': './src/expose/StatisticsPage.tsx',

@@ -46,8 +46,9 @@ export function sharedModules(pkg) {
  * @param {Record<string,string>} [options.exposes]  what a remote offers the shell
  * @param {string[]} [options.runtimePlugins]        the shell's runtime plugins (fallbacks for failed remotes)
  * @param {string} [options.title]      the page title (shell only)
+ * @param {number} [options.port]       where `npm run serve` in the app serves it on its own
  */
-export function federatedConfig({ dir, name, exposes, runtimePlugins = [], title }) {
+export function federatedConfig({ dir, name, exposes, runtimePlugins = [], title, port }) {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const isHost = !exposes;
   return (_env, argv) => {
@@ -106,6 +107,19 @@ export function federatedConfig({ dir, name, exposes, runtimePlugins = [], title
           ? [new HtmlWebpackPlugin({ template: join(dir, 'src', 'index.html'), title, scriptLoading: 'defer' })]
           : []),
       ],
+      // `webpack serve`: the app on its own port. A remote serves its manifest and chunks to any shell (CORS);
+      // the shell forwards the API to a running server (API_URL, default http://localhost:8080).
+      devServer: {
+        port,
+        hot: false,
+        headers: { 'Access-Control-Allow-Origin': '*' },
+        ...(isHost
+          ? {
+              historyApiFallback: true,
+              proxy: [{ context: ['/api', '/remotes.json', '/remotes'], target: process.env.API_URL ?? 'http://localhost:8080', ws: true }],
+            }
+          : {}),
+      },
       performance: { hints: false },
       stats: 'errors-warnings',
       infrastructureLogging: { level: 'warn' },

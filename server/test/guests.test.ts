@@ -256,6 +256,8 @@ describe('blocking (admins)', () => {
     assert.equal(blocked.body.user.blocked, true);
     // Only admins see the flag.
     assert.equal((await request(server, 'GET', `/user/${boris.id}`, { token: anna.token })).body.user.blocked, undefined);
+    assert.equal((await request(server, 'GET', `/user/${boris.id}`, { token: anna.token })).body.user.notes, undefined);
+    assert.equal(typeof (await request(server, 'GET', `/user/${boris.id}`, { token: admin.token })).body.user.notes, 'string');
     assert.equal((await request(server, 'GET', `/user/${boris.id}`, { token: admin.token })).body.user.blocked, true);
 
     const sent = await sendText(server, boris, chatId, 'still here?');

@@ -11,8 +11,10 @@ import {
   useContactsStore,
   useNotificationsStore,
   useUsersStore,
+  staffApi,
   userApi,
   type Chat,
+  type PublicUser,
 } from '@messenger/shared';
 import { AddContactModal } from '../contacts/AddContactModal';
 
@@ -92,7 +94,9 @@ export function PersonPanel({ chat, onClose }: { chat: Chat; onClose: () => void
               </div>
             )}
           </dl>
-          {(myRole ?? 0) >= Role.admin && profile && peerId !== null && <BlockToggle userId={peerId} blocked={profile.blocked ?? false} name={name} />}
+          {(myRole ?? 0) >= Role.admin && profile && peerId !== null && (
+            <AdminSection userId={peerId} profile={profile} myRole={myRole ?? 0} name={name} />
+          )}
           {contact ? (
             <form className="msg-form msg-panel-section" onSubmit={rename}>
               <label className="ui-field">
@@ -116,6 +120,63 @@ export function PersonPanel({ chat, onClose }: { chat: Chat; onClose: () => void
       )}
       {adding && <AddContactModal initial={{ name: profile?.name ?? '', username: profile?.username ?? undefined }} onClose={() => setAdding(false)} />}
     </aside>
+  );
+}
+
+/** Spec §2/§6: admins see a person's role (and may change it), their notes, and block or unblock them. */
+function AdminSection({ userId, profile, myRole, name }: { userId: number; profile: PublicUser; myRole: number; name: string }) {
+  const { t } = useTranslation('messenger');
+  const [notes, setNotes] = useState(profile.notes ?? '');
+  const canManage = profile.role < myRole;
+  const roles = [Role.user, Role.manager, ...(myRole >= Role.topAdmin ? [Role.admin] : [])];
+
+  const refresh = async () => useUsersStore.getState().upsert([await userApi.profile(userId)]);
+  const fail = (error: unknown) => useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:people.adminError') });
+
+  const changeRole = async (role: number) => {
+    try {
+      await staffApi.setRole(userId, role);
+      await refresh();
+      useNotificationsStore.getState().push({ kind: 'success', text: t('people.roleChanged') });
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  const saveNotes = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      await staffApi.edit(userId, { notes });
+      await refresh();
+      useNotificationsStore.getState().push({ kind: 'success', text: t('people.notesSaved') });
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  return (
+    <section className="msg-panel-section" aria-label={t('people.adminSection')}>
+      <label className="ui-field">
+        <span>{t('people.role')}</span>
+        <select value={profile.role} disabled={!canManage} onChange={(event) => void changeRole(Number(event.target.value))}>
+          {[...new Set([...roles, profile.role])].sort().map((role) => (
+            <option key={role} value={role}>
+              {t(`people.roles.${Math.min(role, 3)}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <form className="msg-form" onSubmit={saveNotes}>
+        <label className="ui-field">
+          <span>{t('people.notes')}</span>
+          <textarea value={notes} rows={3} maxLength={1000} disabled={!canManage} onChange={(event) => setNotes(event.target.value)} />
+        </label>
+        <button type="submit" className="ui-button" disabled={!canManage || notes === (profile.notes ?? '')}>
+          {t('people.saveNotes')}
+        </button>
+      </form>
+      {canManage && <BlockToggle userId={userId} blocked={profile.blocked ?? false} name={name} />}
+    </section>
   );
 }
 

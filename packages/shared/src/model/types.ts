@@ -28,8 +28,9 @@ export interface PublicUser {
   role: number;
   deleted: boolean;
   phone?: string;
-  /** Only admins see it. */
+  /** Only admins see these. */
   blocked?: boolean;
+  notes?: string;
 }
 
 export interface Contact {

@@ -62,8 +62,9 @@ export interface PublicUserView {
   role: number;
   deleted: boolean;
   phone?: string;
-  /** Shown to admins only (they can block and unblock). */
+  /** Shown to admins only (they can block and unblock, and keep notes about people). */
   blocked?: boolean;
+  notes?: string;
 }
 
 export function toMe(row: UserRow, origin: string): MeView {
@@ -87,7 +88,7 @@ export function toMe(row: UserRow, origin: string): MeView {
   };
 }
 
-export function toPublic(row: UserRow, options: { showPhone: boolean; showBlocked?: boolean }): PublicUserView {
+export function toPublic(row: UserRow, options: { showPhone: boolean; forAdmin?: boolean }): PublicUserView {
   const view: PublicUserView = {
     id: row.id,
     name: row.deleted ? '' : row.name,
@@ -97,6 +98,9 @@ export function toPublic(row: UserRow, options: { showPhone: boolean; showBlocke
     deleted: row.deleted,
   };
   if (options.showPhone && row.phone && !row.deleted) view.phone = row.phone;
-  if (options.showBlocked) view.blocked = row.blocked;
+  if (options.forAdmin) {
+    view.blocked = row.blocked;
+    view.notes = row.notes;
+  }
   return view;
 }

@@ -31,6 +31,6 @@ export async function publicProfiles(db: Queryable, viewerId: number, viewerRole
     [viewerId, ids],
   );
   return rows.map((row) =>
-    toPublic(row, { showPhone: row.is_contact || row.id === viewerId || viewerRole >= 2, showBlocked: viewerRole >= 2 }),
+    toPublic(row, { showPhone: row.is_contact || row.id === viewerId || viewerRole >= 2, forAdmin: viewerRole >= 2 }),
   );
 }
