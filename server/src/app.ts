@@ -15,6 +15,7 @@ import { contactsRoutes } from './modules/contacts/routes.js';
 import { chatsRoutes } from './modules/chats/routes.js';
 import { messagesRoutes, CHAT_FRAME_MAX_BYTES } from './modules/messages/routes.js';
 import { callsRoutes } from './modules/calls/routes.js';
+import { meetSocketRoutes } from './modules/calls/meet-socket.js';
 import { statsRoutes } from './modules/stats/routes.js';
 import { flowRoutes } from './modules/realtime/routes.js';
 import { devRoutes } from './modules/dev/routes.js';
@@ -58,6 +59,7 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
       await api.register(messagesRoutes);
       await api.register(filesRoutes);
       await api.register(callsRoutes);
+      await api.register(meetSocketRoutes);
       await api.register(statsRoutes);
       await api.register(flowRoutes);
       const outbox = app.services.devSms;
@@ -71,5 +73,9 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
   const expiry = app.services.expiry;
   app.addHook('onReady', async () => expiry.start());
   app.addHook('onClose', async () => expiry.stop());
+  // Calls a previous process left running end first (their rooms died with it); every room closes with the app.
+  const calls = app.services.calls;
+  app.addHook('onReady', async () => calls.recover());
+  app.addHook('onClose', async () => calls.close());
   return app;
 }

@@ -53,6 +53,20 @@ export interface Config {
   guestsPerIpPerHour: number;
   /** How often expired messages are swept, in milliseconds (EXPIRY_SWEEP_MS; 0 = only on demand). */
   expirySweepMs: number;
+  calls: {
+    /** A call nobody answers within this long is missed. */
+    ringSeconds: number;
+    maxParticipants: number;
+    /** STUN/TURN URLs given to browsers (TURN_URLS); TURN ones get time-limited credentials from TURN_SECRET. */
+    turnUrls: string[];
+    turnSecret: string | undefined;
+    turnTtlSeconds: number;
+    /** Browsers use only TURN relays (CALL_RELAY_ONLY): nobody learns another's address; needs TURN. */
+    relayOnly: boolean;
+    /** Host addresses the SFU offers besides the machine's own (MEDIA_HOST_ADDRESSES). */
+    mediaHostAddresses: string[];
+    mediaPortRange: [number, number] | undefined;
+  };
   otp: {
     ttlSeconds: number;
     maxAttempts: number;
@@ -79,6 +93,14 @@ function list(raw: string | undefined): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+}
+
+function portRange(raw: string | undefined): [number, number] | undefined {
+  if (!raw) return undefined;
+  const match = /^(\d+)-(\d+)$/.exec(raw);
+  const [low, high] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
+  if (!match || low < 1024 || high > 65535 || low >= high) throw new ConfigError(`MEDIA_PORT_RANGE must look like 40000-40100, got "${raw}"`);
+  return [low, high];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -140,6 +162,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     guestsPerIpPerHour: int(env, 'GUESTS_PER_IP_PER_HOUR', 20, 1),
     expirySweepMs: int(env, 'EXPIRY_SWEEP_MS', 1000, 0),
+    calls: {
+      ringSeconds: int(env, 'CALL_RING_SECONDS', 60, 1),
+      maxParticipants: int(env, 'CALL_MAX_PARTICIPANTS', 8, 2),
+      turnUrls: list(env.TURN_URLS),
+      turnSecret: env.TURN_SECRET || undefined,
+      turnTtlSeconds: int(env, 'TURN_TTL_SECONDS', 3600, 10),
+      relayOnly: env.CALL_RELAY_ONLY === 'true' || env.CALL_RELAY_ONLY === '1',
+      // Loopback is always offered: on one machine (and in tests) browsers reach the SFU through it.
+      mediaHostAddresses: [...new Set(['127.0.0.1', ...list(env.MEDIA_HOST_ADDRESSES)])],
+      mediaPortRange: portRange(env.MEDIA_PORT_RANGE),
+    },
     otp: {
       ttlSeconds: 5 * 60,
       maxAttempts: 5,

@@ -11,6 +11,9 @@ import { DevSmsProvider } from './modules/auth/sms/dev.js';
 import { HttpSmsProvider } from './modules/auth/sms/http.js';
 import { LocalDiskStorage, type FileStorage } from './modules/files/storage.js';
 import { ExpirySweeper } from './modules/messages/expiry.js';
+import { WeriftEngine } from './media/werift-engine.js';
+import { MeetTokens } from './security/meet-tokens.js';
+import { CallsService } from './modules/calls/service.js';
 
 /** What the route plugins share, decorated onto the Fastify instance rather than imported as globals. */
 export interface Services {
@@ -28,6 +31,8 @@ export interface Services {
   sms: SmsProvider;
   /** Present only while the development SMS provider is active (it owns the outbox). */
   devSms: DevSmsProvider | undefined;
+  /** Calls: who rings whom, who is in which room; media go through its SFU. */
+  calls: CallsService;
 }
 
 export async function createServices(config: Config, db: Db, logger: FastifyBaseLogger): Promise<Services> {
@@ -38,6 +43,12 @@ export async function createServices(config: Config, db: Db, logger: FastifyBase
     devSms ??
     new HttpSmsProvider({ url: config.sms.httpUrl!, token: config.sms.httpToken, sender: config.sms.httpSender });
   const events = new EventLog(db, bus);
+  const media = new WeriftEngine({
+    maxParticipants: config.calls.maxParticipants,
+    hostAddresses: config.calls.mediaHostAddresses,
+    portRange: config.calls.mediaPortRange,
+    onError: (error) => logger.warn({ err: error }, 'media engine error'),
+  });
   return {
     config,
     db,
@@ -50,5 +61,6 @@ export async function createServices(config: Config, db: Db, logger: FastifyBase
     expiry: new ExpirySweeper(db, events, logger, config.expirySweepMs),
     sms,
     devSms,
+    calls: new CallsService(db, events, media, new MeetTokens(secrets.meetKey), config.calls, logger),
   };
 }

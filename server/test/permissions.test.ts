@@ -298,6 +298,42 @@ describe('permission matrix: every route × every kind of caller', () => {
     },
     { route: 'GET /api/chat/call/history', expect: [401, 200, 200, 200, 200, 200, 200, 200], call: (as) => req(as, 'GET', '/chat/call/history') },
 
+    // ── calls: members of the chat only (a running call is started by `owner` in G before each call) ──
+    { route: 'POST /api/meet/call', variant: 'G', expect: [401, 404, 404, 404, 200, 200, 404, 404], setup: () => endCalls(), call: (as, w) => req(as, 'POST', '/meet/call', { chat_id: w.G }) },
+    { route: 'POST /api/meet/call', variant: 'S (secret)', expect: [401, 404, 404, 404, 404, 200, 200, 404], setup: () => endCalls(), call: (as, w) => req(as, 'POST', '/meet/call', { chat_id: w.S }) },
+    { route: 'POST /api/meet/reject', variant: 'G', expect: [401, 404, 404, 404, 200, 200, 404, 404], setup: (_as, w) => callIn(w.G, w.actors.owner), call: (as, w) => req(as, 'POST', '/meet/reject', { chat_id: w.G }) },
+    { route: 'GET /api/meet/get-token', variant: 'G', expect: [401, 404, 404, 404, 200, 200, 404, 404], setup: (_as, w) => callIn(w.G, w.actors.owner), call: (as, w) => req(as, 'GET', `/meet/get-token?chat_id=${w.G}`), check: noDataWhenRefused },
+    { route: 'GET /api/meet/participants', variant: 'G', expect: [401, 404, 404, 404, 200, 200, 404, 404], setup: (_as, w) => callIn(w.G, w.actors.owner), call: (as, w) => req(as, 'GET', `/meet/participants?chat_id=${w.G}`), check: noDataWhenRefused },
+    { route: 'GET /api/chat/call-id', variant: 'G', expect: [401, 404, 404, 404, 200, 200, 404, 404], setup: (_as, w) => callIn(w.G, w.actors.owner), call: (as, w) => req(as, 'GET', `/chat/call-id?chat_id=${w.G}`), check: noDataWhenRefused },
+    { route: 'PUT /api/chat/recording', variant: 'G off', expect: [401, 403, 403, 403, 403, 403, 403, 200], call: (as, w) => req(as, 'PUT', '/chat/recording', { chat_id: w.G, enabled: false }) },
+    {
+      route: 'GET /api/meet/room/:chatId/websocket',
+      variant: 'with the meeting token one can get for G',
+      expect: [401, 401, 401, 401, 101, 101, 401, 401],
+      setup: async (as, w) => {
+        await callIn(w.G, w.actors.owner);
+        const got = as.person ? await request(server, 'GET', `/meet/get-token?chat_id=${w.G}`, { token: as.person.token }) : null;
+        return { token: got?.status === 200 ? got.body.token : 'none' };
+      },
+      call: async (_as, w, ctx) => ({ status: await upgradeStatus(`${server.wsUrl}/api/meet/room/${w.G}/websocket?token=${ctx.token}`) }),
+    },
+    {
+      route: 'POST /api/file/upload/meet-audio',
+      variant: 'G recorded, owner and member in the call',
+      expect: [401, 403, 403, 403, 201, 201, 403, 403],
+      setup: async (_as, w) => {
+        await server.db.query('UPDATE chats SET recording = true WHERE id = $1', [w.G]);
+        const call = await callIn(w.G, w.actors.owner);
+        await server.db.query('UPDATE chats SET recording = false WHERE id = $1', [w.G]);
+        for (const person of [w.actors.owner.person!, w.actors.member.person!]) {
+          await server.db.query('INSERT INTO call_participants (call_id, user_id) VALUES ($1, $2)', [call.callId, person.id]);
+        }
+        return call;
+      },
+      call: (as, w, ctx) =>
+        upload(server, as.person ?? undefined, { name: 'call.webm', type: 'audio/webm', data: webmBytes() }, 'file', `/file/upload/meet-audio?chat_id=${w.G}&message_id=${ctx.messageId}`),
+    },
+
     // ── the chat socket: sending (members only, admins included) ──
     {
       route: 'GET /api/chat/socket',
@@ -389,6 +425,20 @@ describe('permission matrix: every route × every kind of caller', () => {
       call: (as) => request(server, 'POST', '/auth/sign-out', as.person ? { token: as.person.refresh } : {}),
     },
   ];
+
+  /** Ends every running call, so that each call of a row starts from none. */
+  async function endCalls(): Promise<Ctx> {
+    const running = await server.db.query<{ id: number }>('SELECT id FROM calls WHERE ended_at IS NULL');
+    for (const call of running) await server.app.services.calls.end(call.id, 'ended');
+    return {};
+  }
+
+  /** A fresh call in a chat, started by `starter`: its ids. */
+  async function callIn(chatId: number, starter: Actor): Promise<Ctx> {
+    await endCalls();
+    const { call } = await server.app.services.calls.start(starter.person!.id, chatId);
+    return { callId: call.id, messageId: call.message_id };
+  }
 
   /** Media token the actor can actually obtain for the file of G (normal or admin); a dud when refused. */
   async function tokenFor(as: Actor, w: World, admin: boolean): Promise<Ctx> {
@@ -531,12 +581,19 @@ async function snapshot(server: TestServer): Promise<string> {
             (SELECT json_agg(t ORDER BY t.owner_id, t.phone) FROM contact_invites t) AS invites,
             (SELECT json_agg(t ORDER BY t.id) FROM files t) AS files,
             (SELECT json_agg(t ORDER BY t.id) FROM calls t) AS calls,
+            (SELECT json_agg(t ORDER BY t.call_id, t.user_id) FROM call_participants t) AS call_participants,
+            (SELECT json_agg(t ORDER BY t.id) FROM call_recordings t) AS call_recordings,
             (SELECT json_agg(t ORDER BY t.id) FROM refresh_tokens t) AS logins,
             (SELECT json_agg(t ORDER BY t.id) FROM sign_in_tickets t) AS tickets,
             (SELECT json_agg(json_build_array(t.user_id, t.seq, t.event_type) ORDER BY t.user_id, t.seq) FROM user_events t) AS events`,
   );
   const entries = await readdir(server.config.filesDir, { recursive: true });
   return JSON.stringify(rows) + JSON.stringify(entries.sort());
+}
+
+/** The start of a WebM file (its EBML header), enough to be stored as audio/webm. */
+function webmBytes(): Buffer {
+  return Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(60, 1)]);
 }
 
 /** An HTTP GET's status (the body is read and dropped). */

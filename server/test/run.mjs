@@ -13,9 +13,13 @@ const files = readdirSync(here).filter((name) => name.endsWith('.test.ts')).map(
 const postgresUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const only = process.argv[2]; // optional: "pglite" or "postgres"
 
+// werift's DTLS retransmission timers outlive closed peer connections for ~30 s (no sockets, only timers): a test
+// file that made calls would idle that long before exiting.
+const forceExit = ['--test-force-exit'];
+
 function runSuite(database) {
   console.log(`\n▶ server integration tests on ${database}`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...forceExit, ...files], {
     stdio: 'inherit',
     cwd: join(here, '..'),
     env: { ...process.env, TEST_DATABASE: database, TEST_POSTGRES_URL: postgresUrl, DATABASE_URL: '' },

@@ -639,7 +639,7 @@ describe('statistics', () => {
     // Calls (nothing makes them yet but the meeting issue): m1 one today, m2 one today and one three days ago,
     // the plain user one today.
     const call = (callerId: number, age: string) =>
-      server.db.query(`INSERT INTO calls (chat_id, caller_id, room_id, created_at) VALUES ($1, $2, 'room', now() - $3::interval)`, [m1Secret, callerId, age]);
+      server.db.query(`INSERT INTO calls (chat_id, caller_id, room_id, created_at, ended_at) VALUES ($1, $2, 'room', now() - $3::interval, now() - $3::interval)`, [m1Secret, callerId, age]);
     await call(m1.id, '0 days');
     await call(m2.id, '0 days');
     await call(m2.id, '3 days');

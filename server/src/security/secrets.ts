@@ -6,6 +6,8 @@ export interface Secrets {
   jwtKey: Uint8Array;
   /** HMAC key for media JWTs: a separate key, so neither kind of token can ever pass for the other. */
   mediaKey: Uint8Array;
+  /** HMAC key for meeting tokens (the key of the meeting socket). */
+  meetKey: Uint8Array;
   /** HMAC key for one-time code hashes. */
   otpKey: Buffer;
 }
@@ -20,6 +22,7 @@ export async function loadSecrets(db: Db, configured: string | undefined): Promi
   return {
     jwtKey: new Uint8Array(derive('access-jwt')),
     mediaKey: new Uint8Array(derive('media-jwt')),
+    meetKey: new Uint8Array(derive('meet-jwt')),
     otpKey: derive('otp-hmac'),
   };
 }

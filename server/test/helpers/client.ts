@@ -195,11 +195,12 @@ export async function upload(
   person: Person | undefined,
   file: { name?: string; type?: string; data?: Buffer | string } = {},
   field = 'file',
+  path = '/file/upload',
 ): Promise<HttpResult> {
   const form = new FormData();
   const data = file.data ?? pngBytes();
   form.append(field, new Blob([typeof data === 'string' ? data : new Uint8Array(data)], { type: file.type ?? 'image/png' }), file.name ?? 'picture.png');
-  const response = await fetch(`${server.url}/api/file/upload`, {
+  const response = await fetch(`${server.url}/api${path}`, {
     method: 'POST',
     headers: person ? { authorization: `Bearer ${person.token}` } : {},
     body: form,

@@ -1,11 +1,15 @@
 import type { App } from '../../http/types.js';
 import { caller } from '../../http/types.js';
+import { ChatBody, ChatQuery, RecordingBody } from './schemas.js';
 
 interface CallRow extends Record<string, unknown> {
   id: number;
   chat_id: number;
   caller_id: number;
   connected: boolean;
+  status: string;
+  message_id: number | null;
+  duration_seconds: number | null;
   created_at: Date | string;
   chat_name: string;
   chat_avatar: string | null;
@@ -19,7 +23,9 @@ export async function callsRoutes(app: App): Promise<void> {
   app.get('/chat/call/history', async (request) => {
     const me = caller(request).id;
     const rows = await app.services.db.query<CallRow>(
-      `SELECT k.id, k.chat_id, k.caller_id, k.connected, k.created_at,
+      `SELECT k.id, k.chat_id, k.caller_id, k.connected, k.status, k.message_id, k.created_at,
+              CASE WHEN k.answered_at IS NOT NULL AND k.ended_at IS NOT NULL
+                   THEN floor(extract(epoch FROM k.ended_at - k.answered_at))::int END AS duration_seconds,
               c.name AS chat_name, c.avatar AS chat_avatar, c.chat_type
          FROM calls k
          JOIN chat_members m ON m.chat_id = k.chat_id AND m.user_id = $1
@@ -34,6 +40,9 @@ export async function callsRoutes(app: App): Promise<void> {
         chat_id: row.chat_id,
         caller_id: row.caller_id,
         connected: row.connected,
+        status: row.status,
+        message_id: row.message_id,
+        duration_seconds: row.duration_seconds,
         created_at: new Date(row.created_at).toISOString(),
         chat_name: row.chat_name,
         chat_avatar: row.chat_avatar,
@@ -42,4 +51,23 @@ export async function callsRoutes(app: App): Promise<void> {
       })),
     };
   });
+
+  const calls = app.services.calls;
+
+  app.post('/meet/call', { schema: { body: ChatBody } }, async (request) => calls.start(caller(request).id, request.body.chat_id));
+
+  app.post('/meet/reject', { schema: { body: ChatBody } }, async (request) => calls.reject(caller(request).id, request.body.chat_id));
+
+  app.get('/meet/get-token', { schema: { querystring: ChatQuery } }, async (request) => calls.token(caller(request).id, request.query.chat_id));
+
+  app.get('/meet/participants', { schema: { querystring: ChatQuery } }, async (request) =>
+    calls.participants(caller(request).id, request.query.chat_id),
+  );
+
+  // Spec §7 names a `token` parameter; the bearer token is what authorises it here.
+  app.get('/chat/call-id', { schema: { querystring: ChatQuery } }, async (request) => calls.callId(caller(request).id, request.query.chat_id));
+
+  app.put('/chat/recording', { schema: { body: RecordingBody } }, async (request) =>
+    calls.setRecording(caller(request).id, request.body.chat_id, request.body.enabled),
+  );
 }

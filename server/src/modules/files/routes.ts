@@ -1,11 +1,11 @@
 import multipart from '@fastify/multipart';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/types.js';
 import { caller } from '../../http/types.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest, forbidden } from '../../http/errors.js';
 import { loadActor } from '../users/actor.js';
-import { FilesService, fileTooLarge, uploadLimitMb, type ServedFile } from './service.js';
-import { ReceiveQuery, SpecificFileQuery, TokensBody, TreeQuery } from './schemas.js';
+import { FilesService, fileTooLarge, uploadLimitMb, type FileInfo, type ServedFile } from './service.js';
+import { MeetAudioQuery, ReceiveQuery, SpecificFileQuery, TokensBody, TreeQuery } from './schemas.js';
 
 /** Room for the multipart envelope (boundaries, part headers) around the file itself. */
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -19,7 +19,8 @@ export async function filesRoutes(app: App): Promise<void> {
   // Only this plugin's routes parse multipart bodies. Limits per request are set in the upload route.
   await app.register(multipart, { throwFileSizeLimit: false });
 
-  app.post('/file/upload', async (request, reply) => {
+  /** Reads the one multipart file of an upload request and stores it, within the caller's size limit. */
+  async function receiveUpload(request: FastifyRequest): Promise<FileInfo> {
     // The limit depends on the role as the database has it now, not as the token says.
     const me = await loadActor(app.services.db, caller(request).id);
     const limitMb = uploadLimitMb(me.role);
@@ -36,7 +37,22 @@ export async function filesRoutes(app: App): Promise<void> {
       part.file.resume();
       throw badRequest('The file goes in the multipart field "file"', 'file_required');
     }
-    const file = await files.upload(me.id, part, limitMb);
+    return files.upload(me.id, part, limitMb);
+  }
+
+  app.post('/file/upload', async (request, reply) => reply.code(201).send({ file: await receiveUpload(request) }));
+
+  // A chunk of a call's audio recording (recording is on for the chat, the uploader took part in the call).
+  app.post('/file/upload/meet-audio', { schema: { querystring: MeetAudioQuery } }, async (request, reply) => {
+    const { chat_id: chatId, message_id: messageId } = request.query;
+    const callId = await app.services.calls.recordableCall(caller(request).id, chatId, messageId);
+    if (callId === null) throw forbidden('This call is not being recorded, or you are not in it', 'not_recording');
+    const file = await receiveUpload(request);
+    if (!file.mime.startsWith('audio/') && file.mime !== 'video/webm') {
+      await files.discard(file.path);
+      throw badRequest('A call recording must be audio', 'not_audio');
+    }
+    await app.services.calls.addRecording(callId, caller(request).id, file.path);
     return reply.code(201).send({ file });
   });
 

@@ -19,3 +19,6 @@ export const SpecificFileQuery = Type.Object({
 
 /** A folder of the file storage, '' for the root; its form is checked in the service (400 `invalid_path`). */
 export const TreeQuery = Type.Object({ path: Type.Optional(Type.String({ maxLength: 1024 })) });
+
+/** Which call a recording chunk belongs to: its chat and its `call` message. */
+export const MeetAudioQuery = Type.Object({ chat_id: Type.Integer({ minimum: 1 }), message_id: Type.Integer({ minimum: 1 }) });

@@ -95,6 +95,12 @@ export class FilesService {
     return { path: stored.path, name, size: stored.size, mime: stored.mime };
   }
 
+  /** Removes a file just uploaded that turned out not to be wanted. */
+  async discard(path: string): Promise<void> {
+    await this.services.db.query('DELETE FROM files WHERE path = $1', [path]);
+    await this.services.storage.remove(path);
+  }
+
   /**
    * A media token for each path the caller may see; the others are left out. `admin` (role ≥ 2): admin tokens
    * for any stored file, for the admin file URLs.

@@ -65,6 +65,18 @@ export async function messagesRoutes(app: App): Promise<void> {
             link.send({ type: 'pong' });
             return;
           }
+          if (frame.type === 'hang') {
+            const chatId = Number(frame.text);
+            try {
+              await app.services.calls.hang(auth.id, chatId);
+              link.send({ type: 'hung', chat_id: chatId });
+            } catch (error) {
+              if (!(error instanceof HttpError)) request.log.error({ err: error }, 'hang-up failed');
+              const known = error instanceof HttpError;
+              link.send({ type: 'error', error: known ? error.code : 'internal', message: known ? error.message : 'Internal server error', status: known ? error.statusCode : 500 });
+            }
+            return;
+          }
           try {
             const result = await messages.send(auth.id, frame);
             link.send({ type: 'ack', client_id: frame.client_id, message: result.message });

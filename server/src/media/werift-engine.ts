@@ -1,0 +1,264 @@
+import { MediaStreamTrack, RTCPeerConnection, useAbsSendTime, useSdesMid, type RTCRtpTransceiver } from 'werift';
+import { RoomFullError, type MediaEngine, type RoomMember, type SignalSink } from './engine.js';
+
+export interface WeriftEngineOptions {
+  /** Most participants a room holds. */
+  maxParticipants: number;
+  /** Addresses offered as host candidates besides the machine's own (loopback networks need 127.0.0.1). */
+  hostAddresses: string[];
+  /** UDP ports to use, when a firewall allows only a range. */
+  portRange?: [number, number] | undefined;
+  /** How often every publisher is asked for a key frame, so no subscriber stays without a picture. */
+  keyFrameIntervalMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+type Kind = 'audio' | 'video';
+
+interface Subscription {
+  track: MediaStreamTrack;
+  transceiver: RTCRtpTransceiver;
+  stop: () => void;
+}
+
+/** One participant: a peer connection with the server that publishes their media and carries everyone else's. */
+class Participant implements RoomMember {
+  readonly pc: RTCPeerConnection;
+  readonly streamId: string;
+  readonly published = new Map<Kind, MediaStreamTrack>();
+  readonly subscriptions = new Map<string, Subscription>();
+  private requestVideoKeyFrame: (() => void) | null = null;
+  private negotiating = false;
+  private negotiateAgain = false;
+  /** Subscriptions made before the participant's last answer are only fed once it is applied. */
+  private answered = false;
+  private left = false;
+  /** Candidates gathered before the first offer went out; null once it has. */
+  private pendingCandidates: unknown[] | null = [];
+
+  constructor(
+    private readonly room: Room,
+    readonly userId: number,
+    private readonly send: SignalSink,
+    options: WeriftEngineOptions,
+  ) {
+    this.streamId = `u${userId}`;
+    this.pc = new RTCPeerConnection({
+      iceAdditionalHostAddresses: options.hostAddresses,
+      iceUseIpv6: false,
+      // One transport for every m-line: werift otherwise gathers sockets per m-line and leaks the ones bundling drops.
+      bundlePolicy: 'max-bundle',
+      ...(options.portRange ? { icePortRange: options.portRange } : {}),
+      headerExtensions: { video: [useSdesMid(), useAbsSendTime()], audio: [useSdesMid()] },
+    });
+    this.pc.onIceCandidate.subscribe((candidate) => {
+      if (!candidate || this.left) return;
+      // Gathering starts inside setLocalDescription, before the offer is sent: a candidate must not overtake it.
+      if (this.pendingCandidates) this.pendingCandidates.push(candidate.toJSON());
+      else this.send('candidate', candidate.toJSON());
+    });
+    // The first two m-lines receive this participant's own microphone and camera.
+    for (const kind of ['audio', 'video'] as const) {
+      const transceiver = this.pc.addTransceiver(kind, { direction: 'recvonly' });
+      transceiver.onTrack.subscribe((track) => {
+        this.published.set(kind, track);
+        const ssrc = track.ssrc;
+        if (kind === 'video' && ssrc !== undefined) this.requestVideoKeyFrame = () => void transceiver.receiver.sendRtcpPLI(ssrc).catch(() => undefined);
+        this.room.published(this);
+      });
+    }
+  }
+
+  /** Asks this participant's browser for a key frame of their video. */
+  keyFrame(): void {
+    this.requestVideoKeyFrame?.();
+  }
+
+  /** Starts forwarding `publisher`'s media to this participant (a renegotiation follows). */
+  subscribe(publisher: Participant): void {
+    let added = false;
+    for (const [kind, source] of publisher.published) {
+      const key = `${publisher.userId}:${kind}`;
+      if (this.subscriptions.has(key)) continue;
+      const track = new MediaStreamTrack({ kind });
+      const transceiver = this.pc.addTransceiver(track, { direction: 'sendonly' });
+      // Both tracks of a publisher arrive in one stream named after them, so the browser can tell who is who.
+      transceiver.sender.streamId = publisher.streamId;
+      const subscription = source.onReceiveRtp.subscribe((rtp) => {
+        if (this.answered) track.writeRtp(rtp);
+      });
+      this.subscriptions.set(key, { track, transceiver, stop: () => subscription.unSubscribe() });
+      added = true;
+    }
+    if (added) void this.negotiate();
+  }
+
+  /** Stops forwarding a publisher who left (a renegotiation follows). */
+  unsubscribe(publisherId: number): void {
+    let removed = false;
+    for (const [key, subscription] of this.subscriptions) {
+      if (!key.startsWith(`${publisherId}:`)) continue;
+      subscription.stop();
+      try {
+        this.pc.removeTrack(subscription.transceiver.sender);
+      } catch {
+        // already gone with its connection
+      }
+      this.subscriptions.delete(key);
+      removed = true;
+    }
+    if (removed) void this.negotiate();
+  }
+
+  /** Sends a fresh offer; while one is outstanding, the next waits for its answer. Never rejects. */
+  async negotiate(): Promise<void> {
+    if (this.left) return;
+    if (this.negotiating) {
+      this.negotiateAgain = true;
+      return;
+    }
+    this.negotiating = true;
+    try {
+      await this.pc.setLocalDescription(await this.pc.createOffer());
+      if (this.left) return;
+      this.send('offer', this.pc.localDescription);
+      const early = this.pendingCandidates ?? [];
+      this.pendingCandidates = null;
+      for (const candidate of early) this.send('candidate', candidate);
+    } catch (error) {
+      this.negotiating = false;
+      // A participant who left meanwhile closed the connection: nothing to report.
+      if (!this.left) this.room.reportError(error);
+    }
+  }
+
+  async handle(event: 'answer' | 'candidate', data: unknown): Promise<void> {
+    if (this.left) return;
+    if (event === 'answer') {
+      await this.pc.setRemoteDescription(data as never);
+      this.negotiating = false;
+      this.answered = true;
+      // Lesson from the probe: feed new subscribers, and ask for key frames, only once their answer is applied.
+      this.room.requestKeyFrames(this);
+      if (this.negotiateAgain) {
+        this.negotiateAgain = false;
+        await this.negotiate();
+      }
+    } else if (event === 'candidate') {
+      await this.pc.addIceCandidate(data as never).catch(() => undefined);
+    }
+  }
+
+  leave(): void {
+    if (this.left) return;
+    this.left = true;
+    for (const subscription of this.subscriptions.values()) subscription.stop();
+    this.subscriptions.clear();
+    void closePeer(this.pc);
+    this.room.left(this);
+  }
+}
+
+/**
+ * Closes a peer connection without leaking sockets: werift's close() misses the ones a gathering still under way
+ * opens afterwards, so it waits for gathering to finish (host candidates take milliseconds).
+ */
+export async function closePeer(pc: RTCPeerConnection): Promise<void> {
+  if (pc.iceGatheringState === 'gathering') {
+    await pc.iceGatheringStateChange.watch((state) => state === 'complete', 5000).catch(() => undefined);
+  }
+  await pc.close().catch(() => undefined);
+}
+
+class Room {
+  readonly members = new Map<number, Participant>();
+
+  constructor(
+    readonly id: string,
+    private readonly engine: WeriftEngine,
+  ) {}
+
+  add(member: Participant): void {
+    this.members.set(member.userId, member);
+    for (const other of this.members.values()) if (other !== member) member.subscribe(other);
+    void member.negotiate();
+  }
+
+  /** A participant's media arrived: everyone else starts receiving it. */
+  published(publisher: Participant): void {
+    for (const other of this.members.values()) if (other !== publisher) other.subscribe(publisher);
+  }
+
+  /** A subscriber is ready: every publisher sends a key frame so its picture starts at once. */
+  requestKeyFrames(subscriber: Participant): void {
+    for (const other of this.members.values()) if (other !== subscriber) other.keyFrame();
+  }
+
+  reportError(error: unknown): void {
+    this.engine.reportError(error);
+  }
+
+  left(member: Participant): void {
+    if (this.members.get(member.userId) !== member) return;
+    this.members.delete(member.userId);
+    for (const other of this.members.values()) other.unsubscribe(member.userId);
+    if (this.members.size === 0) this.engine.forget(this.id);
+  }
+}
+
+/**
+ * The in-process SFU, on werift (pure TypeScript WebRTC). Every participant has one peer connection with the
+ * server; the server offers (its receivers for the participant's media, and one sender per other participant's
+ * track) and renegotiates whenever someone joins or leaves. Key frames are requested when someone subscribes and
+ * periodically.
+ */
+export class WeriftEngine implements MediaEngine {
+  private readonly rooms = new Map<string, Room>();
+  private readonly keyFrames: ReturnType<typeof setInterval>;
+
+  constructor(private readonly options: WeriftEngineOptions) {
+    this.keyFrames = setInterval(() => {
+      for (const room of this.rooms.values()) for (const member of room.members.values()) member.keyFrame();
+    }, options.keyFrameIntervalMs ?? 2000);
+    this.keyFrames.unref();
+  }
+
+  join(roomId: string, userId: number, send: SignalSink): RoomMember {
+    let room = this.rooms.get(roomId);
+    if (!room) {
+      room = new Room(roomId, this);
+      this.rooms.set(roomId, room);
+    }
+    // The same person joining again (a reconnect, another tab) replaces their earlier connection.
+    room.members.get(userId)?.leave();
+    if (room.members.size >= this.options.maxParticipants) throw new RoomFullError(`room ${roomId} is full`);
+    const member = new Participant(room, userId, send, this.options);
+    room.add(member);
+    return member;
+  }
+
+  participants(roomId: string): Map<number, string> {
+    const room = this.rooms.get(roomId);
+    return new Map([...(room?.members.values() ?? [])].map((member) => [member.userId, member.streamId]));
+  }
+
+  closeRoom(roomId: string): void {
+    const room = this.rooms.get(roomId);
+    if (!room) return;
+    for (const member of [...room.members.values()]) member.leave();
+    this.rooms.delete(roomId);
+  }
+
+  close(): void {
+    clearInterval(this.keyFrames);
+    for (const roomId of [...this.rooms.keys()]) this.closeRoom(roomId);
+  }
+
+  forget(roomId: string): void {
+    this.rooms.delete(roomId);
+  }
+
+  reportError(error: unknown): void {
+    this.options.onError?.(error);
+  }
+}

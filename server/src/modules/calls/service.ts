@@ -1,0 +1,371 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Db, Tx } from '../../db/index.js';
+import type { EventLog } from '../../events/log.js';
+import { HttpError, conflict, forbidden, notFound, unauthorized } from '../../http/errors.js';
+import { RoomFullError, type MediaEngine, type RoomMember } from '../../media/engine.js';
+import { MEET_TOKEN_TTL_SECONDS, type MeetClaims, type MeetTokens } from '../../security/meet-tokens.js';
+import { chatUnavailable, findMessageView, lockChat, memberIds } from '../chats/repository.js';
+import { publicProfiles } from '../users/repository.js';
+import { loadActor, loadAdmin } from '../users/actor.js';
+import { iceServersFor } from './turn.js';
+
+/** Spec §8 texts, sent verbatim as `message`. */
+export const CallStrings = {
+  alreadyInCall: 'You cannot make two or more calls at the same time',
+  busy: 'Call was interrupted because the user is currently busy',
+} as const;
+
+export type EndReason = 'ended' | 'missed' | 'rejected' | 'busy';
+
+interface CallRow extends Record<string, unknown> {
+  id: number;
+  chat_id: number;
+  caller_id: number;
+  room_id: string;
+  message_id: number | null;
+  status: 'ringing' | 'active' | 'ended' | 'missed' | 'rejected' | 'busy';
+  connected: boolean;
+  recording: boolean;
+}
+
+export interface CallInfo {
+  id: number;
+  chat_id: number;
+  room_id: string;
+  message_id: number | null;
+}
+
+/** One open meeting socket: its participant in the media room, and how to talk to it. */
+interface Connection {
+  userId: number;
+  member: RoomMember;
+  send: (event: string, data: unknown) => void;
+  close: () => void;
+}
+
+/** A recording chunk may still arrive this long after its call ended (the last one is uploaded at hang-up). */
+const RECORDING_GRACE_SECONDS = 60;
+
+const CALL_COLUMNS = 'id, chat_id, caller_id, room_id, message_id, status, connected, recording';
+
+/**
+ * The life of a call: started in a chat (a call record and a `call` message, `call` to the others), answered by
+ * joining the meeting socket, and ended by hang-up, rejection, the last person leaving, or nobody answering within
+ * the ring time (missed). Media go through the media engine; this class only decides who is in which room.
+ * The database holds what happened (history, statistics); rooms and sockets live in this process.
+ */
+export class CallsService {
+  /** Open meeting sockets per call id. */
+  private readonly connections = new Map<number, Map<number, Connection>>();
+  private readonly ringTimers = new Map<number, ReturnType<typeof setTimeout>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventLog,
+    private readonly engine: MediaEngine,
+    private readonly meetTokens: MeetTokens,
+    private readonly config: Config['calls'],
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Starts a call in a chat, or joins the one already running there. */
+  async start(userId: number, chatId: number): Promise<{ call: CallInfo; joined: boolean; busy: boolean }> {
+    await loadActor(this.db, userId);
+    const result = await this.db.transaction(async (tx) => {
+      const chat = await lockChat(tx, chatId);
+      const members = chat ? await memberIds(tx, chatId) : [];
+      if (!chat || !members.includes(userId)) throw chatUnavailable();
+      const running = await this.runningIn(tx, chatId);
+      if (running) return { row: running, joined: true, busy: false };
+      if (await this.inCall(tx, userId)) throw conflict(CallStrings.alreadyInCall, 'already_in_call');
+      const others = members.filter((id) => id !== userId);
+      const busy = chat.chat_type === 'private' && others.length === 1 && (await this.inCall(tx, others[0]!));
+      const message = await this.insertCallMessage(tx, chatId, userId, members);
+      const [row] = await tx.query<CallRow>(
+        `INSERT INTO calls (chat_id, caller_id, room_id, message_id, status, recording, ended_at)
+         SELECT $1, $2, $3, $4, $5, c.recording, CASE WHEN $5 = 'busy' THEN now() END FROM chats c WHERE c.id = $1
+         RETURNING ${CALL_COLUMNS}`,
+        [chatId, userId, randomUUID(), message.id, busy ? 'busy' : 'ringing'],
+      );
+      const [caller] = await publicProfiles(tx, 0, 0, [userId]);
+      await this.events.lockRecipients(tx, members);
+      if (busy) {
+        await this.events.append(tx, others, 'hang', { chat_id: chatId, call_id: row!.id, room_id: row!.room_id, reason: 'busy', message });
+      } else {
+        await this.events.append(tx, others, 'call', {
+          chat_id: chatId,
+          call_id: row!.id,
+          message_id: message.id,
+          room_id: row!.room_id,
+          chat_type: chat.chat_type,
+          user: caller,
+          message,
+        });
+      }
+      return { row: row!, joined: false, busy };
+    });
+    if (!result.joined && !result.busy) this.armRingTimer(result.row.id);
+    return { call: info(result.row), joined: result.joined, busy: result.busy };
+  }
+
+  /** Declines an incoming call: a private call ends (`call-rejected` to the caller); in a group, nothing changes. */
+  async reject(userId: number, chatId: number): Promise<{ rejected: boolean }> {
+    const call = await this.requireRunning(userId, chatId);
+    const [chat] = await this.db.query<{ chat_type: string }>('SELECT chat_type FROM chats WHERE id = $1', [chatId]);
+    if (chat?.chat_type === 'private' && call.caller_id !== userId) {
+      await this.end(call.id, 'rejected', { rejectedBy: userId });
+    }
+    return { rejected: true };
+  }
+
+  /** Spec §7 app-socket hang-up: a private call ends for both; in a group the person leaves it. */
+  async hang(userId: number, chatId: number): Promise<void> {
+    const call = await this.requireRunning(userId, chatId);
+    const [chat] = await this.db.query<{ chat_type: string }>('SELECT chat_type FROM chats WHERE id = $1', [chatId]);
+    if (chat?.chat_type === 'private') {
+      await this.end(call.id, call.connected ? 'ended' : 'missed');
+      return;
+    }
+    const connection = this.connections.get(call.id)?.get(userId);
+    if (connection) {
+      connection.send('ended', { reason: 'left' });
+      connection.close();
+    } else if (call.caller_id === userId && !call.connected) {
+      // The caller gives up before anyone answered.
+      await this.end(call.id, 'missed');
+    }
+  }
+
+  /** The meeting token and ICE servers for the call running in a chat. */
+  async token(userId: number, chatId: number) {
+    const call = await this.requireRunning(userId, chatId);
+    return {
+      token: await this.meetTokens.issue({ userId, chatId, roomId: call.room_id }),
+      room_id: call.room_id,
+      call_id: call.id,
+      message_id: call.message_id,
+      ice_servers: iceServersFor(userId, this.config.turnUrls, this.config.turnSecret, this.config.turnTtlSeconds),
+      // Relay-only is honoured only when there is a TURN server to relay through.
+      ice_transport_policy: this.config.relayOnly && this.config.turnSecret ? ('relay' as const) : ('all' as const),
+      expires_in: MEET_TOKEN_TTL_SECONDS,
+    };
+  }
+
+  async participants(userId: number, chatId: number): Promise<{ participants: Record<string, string> }> {
+    const call = await this.requireRunning(userId, chatId);
+    return { participants: Object.fromEntries(this.engine.participants(call.room_id)) };
+  }
+
+  async callId(userId: number, chatId: number): Promise<{ call_id: number; room_id: string; message_id: number | null }> {
+    const call = await this.requireRunning(userId, chatId);
+    return { call_id: call.id, room_id: call.room_id, message_id: call.message_id };
+  }
+
+  /** Admins switch recording of a chat's calls on or off (docs/decisions.md). */
+  async setRecording(userId: number, chatId: number, enabled: boolean): Promise<{ chat_id: number; recording: boolean }> {
+    await loadAdmin(this.db, userId);
+    const updated = await this.db.query('UPDATE chats SET recording = $2 WHERE id = $1 RETURNING id', [chatId, enabled]);
+    if (updated.length === 0) throw chatUnavailable();
+    return { chat_id: chatId, recording: enabled };
+  }
+
+  /**
+   * Checks a meeting socket before its upgrade: a valid meeting token for this chat, its call still running in
+   * that room, and the person still a member of the chat.
+   */
+  async authorizeSocket(token: string | undefined, chatId: number): Promise<MeetClaims & { callId: number }> {
+    const claims = token ? await this.meetTokens.verify(token) : null;
+    if (!claims) throw unauthorized('Invalid or expired meeting token', 'invalid_meet_token');
+    if (claims.chatId !== chatId) throw forbidden('This meeting token is for another chat', 'wrong_chat');
+    const members = await memberIds(this.db, chatId);
+    if (!members.includes(claims.userId)) throw chatUnavailable();
+    const call = await this.runningIn(this.db, chatId);
+    if (!call || call.room_id !== claims.roomId) throw notFound('This call has ended', 'call_ended');
+    return { ...claims, callId: call.id };
+  }
+
+  /** A participant's meeting socket opened: into the media room, and the call counts as answered. */
+  async connect(claims: MeetClaims & { callId: number }, send: (event: string, data: unknown) => void, close: () => void): Promise<Connection> {
+    let member: RoomMember;
+    try {
+      member = this.engine.join(claims.roomId, claims.userId, send);
+    } catch (error) {
+      if (error instanceof RoomFullError) throw new HttpError(409, 'room_full', 'This call is full');
+      throw error;
+    }
+    const connection: Connection = { userId: claims.userId, member, send, close };
+    let byUser = this.connections.get(claims.callId);
+    if (!byUser) {
+      byUser = new Map();
+      this.connections.set(claims.callId, byUser);
+    }
+    const previous = byUser.get(claims.userId);
+    byUser.set(claims.userId, connection);
+    if (previous) previous.close();
+
+    const [call] = await this.db.query<CallRow>(
+      `WITH joined AS (
+         INSERT INTO call_participants (call_id, user_id) VALUES ($1, $2)
+         ON CONFLICT (call_id, user_id) DO UPDATE SET left_at = NULL RETURNING call_id)
+       SELECT ${CALL_COLUMNS} FROM calls WHERE id = $1`,
+      [claims.callId, claims.userId],
+    );
+    // Answered: a second person is in the room.
+    if (call && !call.connected && this.engine.participants(claims.roomId).size >= 2) {
+      await this.db.query(`UPDATE calls SET connected = true, status = 'active', answered_at = now() WHERE id = $1 AND ended_at IS NULL`, [claims.callId]);
+      this.clearRingTimer(claims.callId);
+    }
+    if (call?.recording) send('record_audio', { message_id: call.message_id });
+    this.announceParticipants(claims.callId, claims.roomId);
+    return connection;
+  }
+
+  /** A meeting socket closed. The last one out ends the call. */
+  async disconnect(claims: MeetClaims & { callId: number }, connection: Connection): Promise<void> {
+    const byUser = this.connections.get(claims.callId);
+    if (byUser?.get(claims.userId) !== connection) return; // replaced by a newer connection of the same person
+    byUser.delete(claims.userId);
+    connection.member.leave();
+    await this.db.query('UPDATE call_participants SET left_at = now() WHERE call_id = $1 AND user_id = $2', [claims.callId, claims.userId]);
+    this.announceParticipants(claims.callId, claims.roomId);
+    if (byUser.size === 0) {
+      const [call] = await this.db.query<CallRow>(`SELECT ${CALL_COLUMNS} FROM calls WHERE id = $1 AND ended_at IS NULL`, [claims.callId]);
+      // Alone and nobody ever answered: the caller gave up, or the call waits for its ring time.
+      if (call?.connected) await this.end(claims.callId, 'ended');
+      else if (call && call.caller_id === claims.userId) await this.end(claims.callId, 'missed');
+    }
+  }
+
+  /** The call a person may upload a recording chunk of (by its message), or null when they may not. */
+  async recordableCall(userId: number, chatId: number, messageId: number): Promise<number | null> {
+    const rows = await this.db.query<{ id: number }>(
+      `SELECT k.id FROM calls k JOIN call_participants p ON p.call_id = k.id AND p.user_id = $1
+        WHERE k.chat_id = $2 AND k.message_id = $3 AND k.recording
+          AND (k.ended_at IS NULL OR k.ended_at > now() - make_interval(secs => $4))`,
+      [userId, chatId, messageId, RECORDING_GRACE_SECONDS],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  async addRecording(callId: number, userId: number, filePath: string): Promise<void> {
+    await this.db.query('INSERT INTO call_recordings (call_id, user_id, file_path) VALUES ($1, $2, $3)', [callId, userId, filePath]);
+  }
+
+  /** Calls left running by a previous process (its rooms died with it) end now; `hang` tells everyone. */
+  async recover(): Promise<void> {
+    const stale = await this.db.query<{ id: number; connected: boolean }>('SELECT id, connected FROM calls WHERE ended_at IS NULL');
+    for (const call of stale) await this.end(call.id, call.connected ? 'ended' : 'missed');
+  }
+
+  close(): void {
+    for (const timer of this.ringTimers.values()) clearTimeout(timer);
+    this.ringTimers.clear();
+    for (const byUser of this.connections.values()) for (const connection of byUser.values()) connection.close();
+    this.connections.clear();
+    this.engine.close();
+  }
+
+  /**
+   * Ends a running call once: its record, `hang` to every member (and `call-rejected` to the caller when
+   * declined), then the room and its sockets.
+   */
+  async end(callId: number, reason: EndReason, options: { rejectedBy?: number } = {}): Promise<void> {
+    this.clearRingTimer(callId);
+    const ended = await this.db.transaction(async (tx) => {
+      const [call] = await tx.query<CallRow>(
+        `UPDATE calls SET ended_at = now(), status = $2 WHERE id = $1 AND ended_at IS NULL RETURNING ${CALL_COLUMNS}`,
+        [callId, reason],
+      );
+      if (!call) return null;
+      await tx.query('UPDATE call_participants SET left_at = now() WHERE call_id = $1 AND left_at IS NULL', [callId]);
+      const members = await memberIds(tx, call.chat_id);
+      await this.events.lockRecipients(tx, members);
+      const message = call.message_id ? await findMessageView(tx, call.message_id) : null;
+      if (reason === 'rejected' && options.rejectedBy !== undefined) {
+        const [user] = await publicProfiles(tx, 0, 0, [options.rejectedBy]);
+        await this.events.append(tx, [call.caller_id], 'call-rejected', { chat_id: call.chat_id, call_id: call.id, user });
+      }
+      await this.events.append(tx, members, 'hang', { chat_id: call.chat_id, call_id: call.id, room_id: call.room_id, reason, message });
+      return call;
+    });
+    if (!ended) return;
+    const byUser = this.connections.get(callId);
+    this.connections.delete(callId);
+    for (const connection of byUser?.values() ?? []) {
+      connection.send('ended', { reason });
+      connection.close();
+    }
+    this.engine.closeRoom(ended.room_id);
+  }
+
+  private armRingTimer(callId: number): void {
+    const timer = setTimeout(() => {
+      this.ringTimers.delete(callId);
+      void this.db
+        .query<{ connected: boolean }>('SELECT connected FROM calls WHERE id = $1 AND ended_at IS NULL', [callId])
+        .then(([call]) => (call && !call.connected ? this.end(callId, 'missed') : undefined))
+        .catch((error: unknown) => this.log.error({ err: error }, 'ring timeout failed'));
+    }, this.config.ringSeconds * 1000);
+    timer.unref();
+    this.ringTimers.set(callId, timer);
+  }
+
+  private clearRingTimer(callId: number): void {
+    const timer = this.ringTimers.get(callId);
+    if (timer) clearTimeout(timer);
+    this.ringTimers.delete(callId);
+  }
+
+  private announceParticipants(callId: number, roomId: string): void {
+    const participants = Object.fromEntries(this.engine.participants(roomId));
+    for (const connection of this.connections.get(callId)?.values() ?? []) connection.send('participants', participants);
+  }
+
+  private async runningIn(db: Db | Tx, chatId: number): Promise<CallRow | undefined> {
+    const rows = await db.query<CallRow>(`SELECT ${CALL_COLUMNS} FROM calls WHERE chat_id = $1 AND ended_at IS NULL`, [chatId]);
+    return rows[0];
+  }
+
+  /** In a call: calling someone who has not answered yet, or in a running call's room. */
+  private async inCall(tx: Tx, userId: number): Promise<boolean> {
+    const rows = await tx.query(
+      `SELECT 1 FROM calls k
+        WHERE k.ended_at IS NULL
+          AND (k.caller_id = $1 OR EXISTS (SELECT 1 FROM call_participants p WHERE p.call_id = k.id AND p.user_id = $1 AND p.left_at IS NULL))
+        LIMIT 1`,
+      [userId],
+    );
+    return rows.length > 0;
+  }
+
+  private async requireRunning(userId: number, chatId: number): Promise<CallRow> {
+    const members = await memberIds(this.db, chatId);
+    if (!members.includes(userId)) throw chatUnavailable();
+    const call = await this.runningIn(this.db, chatId);
+    if (!call) throw notFound('No call is running in this chat', 'no_call');
+    return call;
+  }
+
+  /** The `call` message that shows the call in the chat; it counts as unread for the others like any message. */
+  private async insertCallMessage(tx: Tx, chatId: number, callerId: number, members: number[]) {
+    const [row] = await tx.query<{ id: number; created_at: Date | string }>(
+      `INSERT INTO messages (chat_id, sender_id, client_id, type, text) VALUES ($1, $2, $3, 'call', '') RETURNING id, created_at`,
+      [chatId, callerId, randomUUID()],
+    );
+    await tx.query('UPDATE chats SET last_message_id = $2, last_message_at = $3 WHERE id = $1', [chatId, row!.id, row!.created_at]);
+    await tx.query(
+      `UPDATE chat_members SET
+         unread_count = CASE WHEN user_id = $2 THEN unread_count ELSE unread_count + 1 END,
+         last_read_message_id = CASE WHEN user_id = $2 THEN $3 ELSE last_read_message_id END
+       WHERE chat_id = $1 AND user_id = ANY($4::bigint[])`,
+      [chatId, callerId, row!.id, members],
+    );
+    return (await findMessageView(tx, row!.id))!;
+  }
+}
+
+function info(row: CallRow): CallInfo {
+  return { id: row.id, chat_id: row.chat_id, room_id: row.room_id, message_id: row.message_id };
+}

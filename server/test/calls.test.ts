@@ -1,0 +1,308 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { startServer, type TestServer } from './helpers/server.js';
+import { type Person, SocketProbe, chatSocketUrl, flowUrl, nextEvent, openFlow, privateChat, request, signUp, upload } from './helpers/client.js';
+import { MeetClient } from './helpers/meet-client.js';
+import { quickStaff } from './helpers/staff.js';
+
+const RING_SECONDS = 2;
+
+async function group(server: TestServer, owner: Person, members: Person[]): Promise<number> {
+  const created = await request(server, 'POST', '/chat/create', {
+    token: owner.token,
+    body: { chat_type: 'group', name: 'Call group', participants: members.map((member) => member.id) },
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return created.body.chat.id;
+}
+
+async function meetToken(server: TestServer, person: Person, chatId: number): Promise<any> {
+  const got = await request(server, 'GET', `/meet/get-token?chat_id=${chatId}`, { token: person.token });
+  assert.equal(got.status, 200, JSON.stringify(got.body));
+  return got.body;
+}
+
+async function call(server: TestServer, person: Person, chatId: number): Promise<any> {
+  const started = await request(server, 'POST', '/meet/call', { token: person.token, body: { chat_id: chatId } });
+  assert.equal(started.status, 200, JSON.stringify(started.body));
+  return started.body;
+}
+
+async function join(server: TestServer, person: Person, chatId: number): Promise<MeetClient> {
+  return MeetClient.join(server, chatId, (await meetToken(server, person, chatId)).token);
+}
+
+/** Hangs up over the chat socket, as the client does (spec §7), and returns the answer frame. */
+async function hang(server: TestServer, person: Person, chatId: number): Promise<any> {
+  const socket = await SocketProbe.open(chatSocketUrl(server, person.token));
+  try {
+    socket.send({ type: 'hang', text: String(chatId) });
+    const frames = await socket.until((all) => all.some((frame) => frame.type === 'hung' || frame.type === 'error'));
+    return frames.find((frame) => frame.type === 'hung' || frame.type === 'error');
+  } finally {
+    socket.close();
+  }
+}
+
+async function until(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('calls', () => {
+  let server: TestServer;
+  const secret = 'turn-test-secret';
+  before(async () => {
+    server = await startServer({
+      CALL_RING_SECONDS: String(RING_SECONDS),
+      CALL_MAX_PARTICIPANTS: '3',
+      TURN_URLS: 'stun:127.0.0.1:3478,turn:127.0.0.1:3478?transport=udp',
+      TURN_SECRET: secret,
+      TURN_TTL_SECONDS: '600',
+    });
+  });
+  after(() => server.close());
+
+  it('a private call: ringing, answering, media both ways through the SFU, hang-up for both, history', async () => {
+    const anna = await signUp(server, { name: 'Anna' });
+    const boris = await signUp(server, { name: 'Boris' });
+    const chatId = await privateChat(server, anna, boris);
+    const borisFlow = await openFlow(server, boris);
+    const annaFlow = await openFlow(server, anna);
+
+    const started = await call(server, anna, chatId);
+    assert.equal(started.joined, false);
+    assert.equal(started.busy, false);
+    const ringing = await nextEvent(borisFlow, (event) => event.event_type === 'call');
+    assert.equal(ringing.additional_info.chat_id, chatId);
+    assert.equal(ringing.additional_info.user.id, anna.id);
+    assert.equal(ringing.additional_info.chat_type, 'private');
+    assert.equal(ringing.additional_info.message.type, 'call');
+    assert.equal(ringing.additional_info.room_id, started.call.room_id);
+
+    const annaMeet = await join(server, anna, chatId);
+    annaMeet.startSending();
+    await annaMeet.connected();
+    // (Boris joins once Anna publishes, so his first offer already carries her: werift as a client mishandles
+    // some renegotiations; browsers' renegotiation is covered by the Chromium tests.)
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const borisMeet = await join(server, boris, chatId);
+    borisMeet.startSending();
+    // Each hears the other, in the stream named after the other.
+    await until(() => (borisMeet.received.get(`u${anna.id}`) ?? 0) > 5 && (annaMeet.received.get(`u${boris.id}`) ?? 0) > 5);
+    assert.deepEqual([...annaMeet.received.keys()], [`u${boris.id}`]);
+    assert.deepEqual([...annaMeet.errors, ...borisMeet.errors], []);
+    const participants = await request(server, 'GET', `/meet/participants?chat_id=${chatId}`, { token: boris.token });
+    assert.deepEqual(participants.body.participants, { [anna.id]: `u${anna.id}`, [boris.id]: `u${boris.id}` });
+    assert.deepEqual(annaMeet.participantFrames().at(-1), { [anna.id]: `u${anna.id}`, [boris.id]: `u${boris.id}` });
+    const callId = await request(server, 'GET', `/chat/call-id?chat_id=${chatId}`, { token: boris.token });
+    assert.equal(callId.body.call_id, started.call.id);
+
+    assert.deepEqual(await hang(server, boris, chatId), { type: 'hung', chat_id: chatId });
+    for (const flow of [annaFlow, borisFlow]) {
+      const ended = await nextEvent(flow, (event) => event.event_type === 'hang');
+      assert.equal(ended.additional_info.reason, 'ended');
+      assert.equal(ended.additional_info.call_id, started.call.id);
+    }
+    await annaMeet.socket.closed();
+    assert.deepEqual(annaMeet.frames('ended'), [{ reason: 'ended' }]);
+    await borisMeet.socket.closed();
+    await annaMeet.close();
+    await borisMeet.close();
+
+    const annaHistory = await request(server, 'GET', '/chat/call/history', { token: anna.token });
+    const borisHistory = await request(server, 'GET', '/chat/call/history', { token: boris.token });
+    assert.equal(annaHistory.body.calls[0].direction, 'outgoing');
+    assert.equal(annaHistory.body.calls[0].connected, true);
+    assert.equal(borisHistory.body.calls[0].direction, 'incoming');
+    assert.equal(borisHistory.body.calls[0].status, 'ended');
+    assert.ok(borisHistory.body.calls[0].duration_seconds >= 0);
+    // No call runs any more.
+    assert.equal((await request(server, 'GET', `/meet/get-token?chat_id=${chatId}`, { token: anna.token })).status, 404);
+    annaFlow.close();
+    borisFlow.close();
+  });
+
+  it('nobody answers within the ring time: the call is missed for everyone', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    const borisFlow = await openFlow(server, boris);
+    await call(server, anna, chatId);
+    const annaMeet = await join(server, anna, chatId);
+    const missed = await nextEvent(borisFlow, (event) => event.event_type === 'hang', (RING_SECONDS + 3) * 1000);
+    assert.equal(missed.additional_info.reason, 'missed');
+    await annaMeet.socket.closed();
+    await annaMeet.close();
+    const history = await request(server, 'GET', '/chat/call/history', { token: boris.token });
+    assert.equal(history.body.calls[0].status, 'missed');
+    assert.equal(history.body.calls[0].connected, false);
+    borisFlow.close();
+  });
+
+  it('a declined private call ends: call-rejected to the caller, hang to both', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server, { name: 'Boris' });
+    const chatId = await privateChat(server, anna, boris);
+    const annaFlow = await openFlow(server, anna);
+    await call(server, anna, chatId);
+    const rejected = await request(server, 'POST', '/meet/reject', { token: boris.token, body: { chat_id: chatId } });
+    assert.deepEqual(rejected.body, { rejected: true });
+    const notice = await nextEvent(annaFlow, (event) => event.event_type === 'call-rejected');
+    assert.equal(notice.additional_info.user.id, boris.id);
+    const ended = await nextEvent(annaFlow, (event) => event.event_type === 'hang');
+    assert.equal(ended.additional_info.reason, 'rejected');
+    annaFlow.close();
+  });
+
+  it('one call at a time: a busy callee ends the new call at once; a caller already in a call is refused', async () => {
+    const [anna, boris, carl] = await Promise.all([signUp(server), signUp(server), signUp(server)]);
+    const borisCarl = await privateChat(server, boris!, carl!);
+    const annaBoris = await privateChat(server, anna!, boris!);
+    const annaCarl = await privateChat(server, anna!, carl!);
+    await call(server, boris!, borisCarl);
+    const borisMeet = await join(server, boris!, borisCarl);
+    const carlMeet = await join(server, carl!, borisCarl);
+
+    const busy = await call(server, anna!, annaBoris);
+    assert.equal(busy.busy, true);
+    const history = await request(server, 'GET', '/chat/call/history', { token: anna!.token });
+    assert.equal(history.body.calls[0].status, 'busy');
+    // Boris, in his call, cannot start another one.
+    const second = await request(server, 'POST', '/meet/call', { token: boris!.token, body: { chat_id: annaBoris } });
+    assert.equal(second.status, 409);
+    assert.equal(second.body.message, 'You cannot make two or more calls at the same time');
+    // Anna is free: her call to Carl (who is busy too) is busy as well, not refused.
+    assert.equal((await call(server, anna!, annaCarl)).busy, true);
+
+    await borisMeet.close();
+    await carlMeet.close();
+  });
+
+  it('a group call: people join and leave; the room holds CALL_MAX_PARTICIPANTS; the last one out ends it', async () => {
+    const people = await Promise.all([1, 2, 3, 4].map(() => signUp(server)));
+    const [owner, second, third, fourth] = people as [Person, Person, Person, Person];
+    const chatId = await group(server, owner, [second, third, fourth]);
+    const started = await call(server, owner, chatId);
+    // Calling a chat that has a call running joins it.
+    const again = await call(server, second, chatId);
+    assert.equal(again.joined, true);
+    assert.equal(again.call.id, started.call.id);
+
+    const meets = [await join(server, owner, chatId), await join(server, second, chatId), await join(server, third, chatId)];
+    await until(() => Object.keys(meets[0]!.participantFrames().at(-1) ?? {}).length === 3);
+    const full = await MeetClient.join(server, chatId, (await meetToken(server, fourth, chatId)).token);
+    assert.equal(await full.socket.closed(), 4009);
+    assert.equal(full.frames('full').length, 1);
+    await full.close();
+
+    // Leaving a group call over the chat socket leaves the room only.
+    assert.equal((await hang(server, third, chatId)).type, 'hung');
+    await meets[2]!.socket.closed();
+    await meets[2]!.close();
+    await until(() => Object.keys(meets[0]!.participantFrames().at(-1) ?? {}).length === 2);
+    assert.equal((await request(server, 'GET', `/chat/call-id?chat_id=${chatId}`, { token: owner.token })).status, 200);
+
+    const flow = await openFlow(server, owner);
+    await meets[0]!.close();
+    await meets[1]!.close();
+    const ended = await nextEvent(flow, (event) => event.event_type === 'hang');
+    assert.equal(ended.additional_info.reason, 'ended');
+    flow.close();
+  });
+
+  it('the meeting socket opens only with a valid meeting token of that chat, while its call runs', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    const otherChat = await privateChat(server, anna, await signUp(server));
+    await call(server, anna, chatId);
+    const { token } = await meetToken(server, boris, chatId);
+    const refused = async (url: string) => SocketProbe.open(url).then(
+      (probe) => {
+        probe.close();
+        return 101;
+      },
+      (error: Error) => Number(/(\d{3})$/.exec(error.message)?.[1]),
+    );
+    const base = `${server.wsUrl}/api/meet/room`;
+    assert.equal(await refused(`${base}/${otherChat}/websocket?token=${token}`), 403, 'token of another chat');
+    assert.equal(await refused(`${base}/${chatId}/websocket?token=${token.slice(0, -2)}xx`), 401, 'tampered token');
+    assert.equal(await refused(`${base}/${chatId}/websocket?token=${anna.token}`), 401, 'an access token is no meeting token');
+    assert.equal(await refused(`${base}/${chatId}/websocket`), 400, 'no token');
+
+    // Bad frames get an error and change nothing.
+    const meet = await MeetClient.join(server, chatId, token);
+    meet.socket.send('not json');
+    meet.socket.send({ event: 'answer', data: '{"type":"offer"}' });
+    await meet.socket.until((frames) => frames.filter((frame) => frame.event === 'error').length === 2);
+    assert.equal(meet.socket.closeCode, undefined);
+
+    assert.equal((await hang(server, anna, chatId)).type, 'hung');
+    await meet.socket.closed();
+    await meet.close();
+    assert.equal(await refused(`${base}/${chatId}/websocket?token=${token}`), 404, 'the call has ended');
+  });
+
+  it('meeting tokens come with STUN and time-limited TURN credentials (TURN REST API)', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    await call(server, anna, chatId);
+    const { ice_servers: servers } = await meetToken(server, anna, chatId);
+    assert.deepEqual(servers[0], { urls: ['stun:127.0.0.1:3478'] });
+    const turn = servers[1];
+    assert.deepEqual(turn.urls, ['turn:127.0.0.1:3478?transport=udp']);
+    const [expiry, userId] = turn.username.split(':').map(Number);
+    assert.equal(userId, anna.id);
+    assert.ok(Math.abs(expiry - (Date.now() / 1000 + 600)) < 5);
+    assert.equal(turn.credential, createHmac('sha1', secret).update(turn.username).digest('base64'));
+    await hang(server, anna, chatId);
+  });
+
+  it('recording: admins switch it on per chat; participants are told and upload audio chunks of that call only', async () => {
+    const admin = await quickStaff(server, 2, 'Admin');
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    assert.equal((await request(server, 'PUT', '/chat/recording', { token: anna.token, body: { chat_id: chatId, enabled: true } })).status, 403);
+    const switched = await request(server, 'PUT', '/chat/recording', { token: admin.token, body: { chat_id: chatId, enabled: true } });
+    assert.deepEqual(switched.body, { chat_id: chatId, recording: true });
+
+    const started = await call(server, anna, chatId);
+    const meet = await join(server, anna, chatId);
+    await meet.socket.until((frames) => frames.some((frame) => frame.event === 'record_audio'));
+    assert.deepEqual(meet.frames('record_audio'), [{ message_id: started.call.message_id }]);
+
+    const webm = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(100, 1)]);
+    const path = (messageId: number) => `/file/upload/meet-audio?chat_id=${chatId}&message_id=${messageId}`;
+    const stored = await upload(server, anna, { name: 'call.webm', type: 'audio/webm', data: webm }, 'file', path(started.call.message_id));
+    assert.equal(stored.status, 201, JSON.stringify(stored.body));
+    assert.equal(stored.body.file.mime, 'audio/webm');
+    // Boris never joined; a picture is no recording; another message is no call.
+    assert.equal((await upload(server, boris, { type: 'audio/webm', data: webm }, 'file', path(started.call.message_id))).status, 403);
+    assert.equal((await upload(server, anna, {}, 'file', path(started.call.message_id))).status, 400);
+    assert.equal((await upload(server, anna, { type: 'audio/webm', data: webm }, 'file', path(started.call.message_id + 1000))).status, 403);
+    const recordings = await server.db.query<{ file_path: string }>('SELECT file_path FROM call_recordings WHERE call_id = $1', [started.call.id]);
+    assert.deepEqual(recordings.map((row) => row.file_path), [stored.body.file.path]);
+
+    await meet.close();
+  });
+
+  it('calls a previous process left running end when the server starts again', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    const started = await call(server, anna, chatId);
+    await server.restart();
+    // From the start of Boris's log: the event was written while nobody listened.
+    const flow = await SocketProbe.open(flowUrl(server, boris.token, 0));
+    const ended = await nextEvent(flow, (event) => event.event_type === 'hang' && event.additional_info.call_id === started.call.id);
+    assert.equal(ended.additional_info.reason, 'missed');
+    flow.close();
+  });
+});
