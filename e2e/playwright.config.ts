@@ -1,13 +1,60 @@
 import { defineConfig } from '@playwright/test';
-import { mkdtempSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN_PHONE, STAFF_PHONE, THIRD_ADMIN_PHONE } from './tests/fixtures';
+import { RELAY_BASE_URL, RELAY_PORT, TURN_PORT, TURN_URL } from './tests/relay-server';
 
 const port = Number(process.env.E2E_PORT ?? 18_080);
 const baseURL = `http://localhost:${port}`;
 // A fresh embedded database per run: tests never see each other's leftovers from an earlier run.
 const dataDir = mkdtempSync(join(tmpdir(), 'msgr-e2e-'));
+
+// Calls through TURN: a coturn of this run's own (`npm test` installs Debian's coturn when missing) and a second
+// server whose calls are relay-only through it. The shared secret is new every run.
+const turnserver = process.env.TURNSERVER_PATH || '/usr/bin/turnserver';
+if (!existsSync(turnserver)) {
+  throw new Error(`coturn's turnserver is missing (${turnserver}): run \`npm test -- e2e\` as root, apt-get install coturn, or set TURNSERVER_PATH`);
+}
+const turnSecret = randomBytes(24).toString('hex');
+const relayDir = mkdtempSync(join(tmpdir(), 'msgr-e2e-relay-'));
+const turnRelayPorts = process.env.E2E_TURN_RELAY_PORTS ?? '49400-49499';
+const [turnMinPort, turnMaxPort] = turnRelayPorts.split('-');
+// Every setting on the command line (-n: no turnserver.conf is read), checked against `turnserver -h` of coturn
+// 4.6. Loopback only, REST-API credentials (username `<expiry>:<user id>`, HMAC-SHA1 password), no TLS/DTLS
+// listeners, no telnet CLI, peers on loopback allowed (tests only: that is where the SFU is), the log to stdout
+// (ignored) instead of /var/log, and its pid file and SQLite user database (unused, but always opened) in the
+// run's folder rather than /var/run and /var/lib/turn, where a system coturn keeps its own.
+const turnArgs = [
+  '-n',
+  '--listening-ip=127.0.0.1',
+  '--relay-ip=127.0.0.1',
+  `--listening-port=${TURN_PORT}`,
+  `--min-port=${turnMinPort}`,
+  `--max-port=${turnMaxPort}`,
+  '--use-auth-secret',
+  `--static-auth-secret=${turnSecret}`,
+  '--realm=messenger.test',
+  '--fingerprint',
+  '--no-tls',
+  '--no-dtls',
+  '--no-cli',
+  '--allow-loopback-peers',
+  '--no-software-attribute',
+  '--log-file=stdout',
+  `--pidfile=${join(relayDir, 'turnserver.pid')}`,
+  `--userdb=${join(relayDir, 'turndb')}`,
+];
+
+/** The environment both servers share (the relay one adds its TURN settings). */
+const serverEnv = {
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  OTP_PER_IP_PER_HOUR: '10000',
+  ADMIN_PHONES: `${ADMIN_PHONE},${STAFF_PHONE},${THIRD_ADMIN_PHONE}`,
+};
+const serverCommand = 'node --enable-source-maps ../server/dist/main.js';
 
 export default defineConfig({
   testDir: 'tests',
@@ -38,24 +85,51 @@ export default defineConfig({
         '--use-fake-ui-for-media-stream',
         '--use-fake-device-for-media-stream',
         '--autoplay-policy=no-user-gesture-required',
+        // WebRTC between Chromium and the SFU on loopback (calls).
+        '--allow-loopback-in-peer-connection',
+        '--disable-features=WebRtcHideLocalIpsWithMdns',
       ],
     },
   },
   // The production build, started the way `npm start` starts it (after the build step of `npm test`).
-  webServer: {
-    command: 'node --enable-source-maps ../server/dist/main.js',
-    url: `${baseURL}/api/health`,
-    timeout: 60_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      OTP_PER_IP_PER_HOUR: '10000',
-      ADMIN_PHONES: `${ADMIN_PHONE},${STAFF_PHONE},${THIRD_ADMIN_PHONE}`,
+  webServer: [
+    {
+      name: 'server',
+      command: serverCommand,
+      url: `${baseURL}/api/health`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { ...serverEnv, PORT: String(port), DATA_DIR: dataDir },
     },
-  },
+    {
+      // Ready once its TCP listener is up (it listens on UDP and TCP). Its stderr only says that SCTP is not
+      // supported here; set both to 'pipe' when it does not start.
+      name: 'coturn',
+      command: [turnserver, ...turnArgs].join(' '),
+      port: TURN_PORT,
+      timeout: 20_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'ignore',
+    },
+    {
+      name: 'relay server',
+      command: serverCommand,
+      url: `${RELAY_BASE_URL}/api/health`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        ...serverEnv,
+        PORT: String(RELAY_PORT),
+        DATA_DIR: join(relayDir, 'data'),
+        TURN_URLS: TURN_URL,
+        TURN_SECRET: turnSecret,
+        CALL_RELAY_ONLY: 'true',
+      },
+    },
+  ],
 });

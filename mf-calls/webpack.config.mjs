@@ -6,5 +6,7 @@ export default federatedConfig({
   name: 'mf_calls',
   exposes: {
     './CallsTab': './src/expose/CallsTab.tsx',
+    './CallLayer': './src/expose/CallLayer.tsx',
+    './MeetingPage': './src/expose/MeetingPage.tsx',
   },
 });

@@ -1,9 +1,10 @@
 // `npm test`: everything CI checks, in the order a failure is cheapest to find.
-// Installs what the tests need (dependencies from the lockfile, Debian's Chromium when missing and we are root),
+// Installs what the tests need (dependencies from the lockfile, Debian's Chromium and coturn when missing and we are root),
 // then lint, type-check, unit tests, server integration tests (PGlite and PostgreSQL), the production build,
 // the module-federation contract of each build, and end-to-end tests in Chromium against that build.
 import { buildStale, ensureDependencies, log, pnpm } from './lib.mjs';
 import { ensureChromium } from './chromium.mjs';
+import { ensureCoturn } from './coturn.mjs';
 
 const only = new Set(process.argv.slice(2)); // e.g. `npm test -- unit e2e`
 const timings = [];
@@ -27,7 +28,9 @@ try {
   await step('federation', () => pnpm(['exec', 'node', 'scripts/check-federation.mjs']));
   await step('e2e', async () => {
     const chromium = await ensureChromium();
-    await pnpm(['--filter', '@messenger/e2e', 'run', 'test'], { env: { ...process.env, CHROMIUM_PATH: chromium } });
+    // The TURN relay the calls tests go through (relay-only), started by the Playwright config.
+    const turnserver = await ensureCoturn();
+    await pnpm(['--filter', '@messenger/e2e', 'run', 'test'], { env: { ...process.env, CHROMIUM_PATH: chromium, TURNSERVER_PATH: turnserver } });
   });
   log('All tests passed');
   for (const [name, seconds] of timings) console.log(`  ${name.padEnd(12)} ${seconds.padStart(7)} s`);

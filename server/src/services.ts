@@ -12,6 +12,7 @@ import { HttpSmsProvider } from './modules/auth/sms/http.js';
 import { LocalDiskStorage, type FileStorage } from './modules/files/storage.js';
 import { ExpirySweeper } from './modules/messages/expiry.js';
 import { WeriftEngine } from './media/werift-engine.js';
+import type { MediaEngine } from './media/engine.js';
 import { MeetTokens } from './security/meet-tokens.js';
 import { CallsService } from './modules/calls/service.js';
 
@@ -33,6 +34,8 @@ export interface Services {
   devSms: DevSmsProvider | undefined;
   /** Calls: who rings whom, who is in which room; media go through its SFU. */
   calls: CallsService;
+  /** The SFU the calls go through. */
+  media: MediaEngine;
 }
 
 export async function createServices(config: Config, db: Db, logger: FastifyBaseLogger): Promise<Services> {
@@ -62,5 +65,6 @@ export async function createServices(config: Config, db: Db, logger: FastifyBase
     sms,
     devSms,
     calls: new CallsService(db, events, media, new MeetTokens(secrets.meetKey), config.calls, logger),
+    media,
   };
 }

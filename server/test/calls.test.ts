@@ -86,10 +86,9 @@ describe('calls', () => {
 
     const annaMeet = await join(server, anna, chatId);
     annaMeet.startSending();
-    await annaMeet.connected();
-    // (Boris joins once Anna publishes, so his first offer already carries her: werift as a client mishandles
-    // some renegotiations; browsers' renegotiation is covered by the Chromium tests.)
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // (Boris joins once the SFU receives Anna, so his first offer already carries her: werift as a client
+    // mishandles some renegotiations; browsers' renegotiation is covered by the Chromium tests.)
+    await until(() => server.app.services.media.publishing(started.call.room_id).get(anna.id)?.includes('audio') ?? false);
     const borisMeet = await join(server, boris, chatId);
     borisMeet.startSending();
     // Each hears the other, in the stream named after the other.
@@ -107,6 +106,9 @@ describe('calls', () => {
       const ended = await nextEvent(flow, (event) => event.event_type === 'hang');
       assert.equal(ended.additional_info.reason, 'ended');
       assert.equal(ended.additional_info.call_id, started.call.id);
+      // The call's message now tells the outcome.
+      assert.equal(ended.additional_info.message.meta.call_status, 'ended');
+      assert.equal(typeof ended.additional_info.message.meta.duration_seconds, 'number');
     }
     await annaMeet.socket.closed();
     assert.deepEqual(annaMeet.frames('ended'), [{ reason: 'ended' }]);
@@ -136,6 +138,7 @@ describe('calls', () => {
     const annaMeet = await join(server, anna, chatId);
     const missed = await nextEvent(borisFlow, (event) => event.event_type === 'hang', (RING_SECONDS + 3) * 1000);
     assert.equal(missed.additional_info.reason, 'missed');
+    assert.deepEqual(missed.additional_info.message.meta, { call_status: 'missed', duration_seconds: null });
     await annaMeet.socket.closed();
     await annaMeet.close();
     const history = await request(server, 'GET', '/chat/call/history', { token: boris.token });
@@ -289,6 +292,11 @@ describe('calls', () => {
     assert.equal((await upload(server, anna, { type: 'audio/webm', data: webm }, 'file', path(started.call.message_id + 1000))).status, 403);
     const recordings = await server.db.query<{ file_path: string }>('SELECT file_path FROM call_recordings WHERE call_id = $1', [started.call.id]);
     assert.deepEqual(recordings.map((row) => row.file_path), [stored.body.file.path]);
+    // Stored by call, where admins find it in the file tree.
+    assert.match(stored.body.file.path, new RegExp(`^recordings/${chatId}/${started.call.message_id}/[0-9a-f]{32}\\.webm$`));
+    const tree = await request(server, 'GET', `/file/tree?path=recordings/${chatId}/${started.call.message_id}`, { token: admin.token });
+    assert.equal(tree.status, 200);
+    assert.deepEqual(tree.body.entries.map((entry: { path: string }) => entry.path), [stored.body.file.path]);
 
     await meet.close();
   });

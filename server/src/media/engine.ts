@@ -29,6 +29,8 @@ export interface MediaEngine {
   join(roomId: string, userId: number, send: SignalSink): RoomMember;
   /** Who is in a room: user id → stream id. */
   participants(roomId: string): Map<number, string>;
+  /** What each participant of a room sends (user id → media kinds): for diagnostics and tests. */
+  publishing(roomId: string): Map<number, Array<'audio' | 'video'>>;
   /** Ends a room: every participant's media stops. */
   closeRoom(roomId: string): void;
   close(): void;

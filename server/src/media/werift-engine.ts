@@ -242,6 +242,11 @@ export class WeriftEngine implements MediaEngine {
     return new Map([...(room?.members.values() ?? [])].map((member) => [member.userId, member.streamId]));
   }
 
+  publishing(roomId: string): Map<number, Array<'audio' | 'video'>> {
+    const room = this.rooms.get(roomId);
+    return new Map([...(room?.members.values() ?? [])].map((member) => [member.userId, [...member.published.keys()]]));
+  }
+
   closeRoom(roomId: string): void {
     const room = this.rooms.get(roomId);
     if (!room) return;

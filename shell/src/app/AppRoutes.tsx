@@ -18,6 +18,8 @@ export function AppRoutes() {
       <Route path="/link/:code" element={<InviteLinkRoute />} />
       <Route path="/privacy" element={<PrivacyPage />} />
       <Route element={<RequireSession />}>
+        {/* The meeting room an accepted call opens in a new tab (spec §4). */}
+        <Route path="meet/:roomId" element={<RemoteSlot remote={Remotes.calls} module="MeetingPage" />} />
         <Route element={<ChatLayout />}>
           <Route index element={<HomePane />} />
           <Route path="profile" element={<HomePane />} />

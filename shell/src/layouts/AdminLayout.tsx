@@ -1,5 +1,6 @@
 import { Outlet } from 'react-router-dom';
 import { AdminBar } from './AdminBar';
+import { CallLayerSlot } from '../remotes/CallLayerSlot';
 
 /** Staff screens: the admin bar over a full-width page. */
 export function AdminLayout() {
@@ -9,6 +10,8 @@ export function AdminLayout() {
       <main className="shell-admin-main">
         <Outlet />
       </main>
+      {/* A call goes on while an admin looks at the staff pages. */}
+      <CallLayerSlot />
     </div>
   );
 }

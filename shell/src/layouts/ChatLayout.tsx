@@ -3,6 +3,7 @@ import { Role, useAuthStore } from '@messenger/shared';
 import { Sidebar } from '../sidebar/Sidebar';
 import { AdminBar } from './AdminBar';
 import { ConnectionBanner } from './ConnectionBanner';
+import { CallLayerSlot } from '../remotes/CallLayerSlot';
 
 /**
  * Side bar (400 px) beside the main pane. At 800 px or narrower only one shows (spec §2): the side bar, full
@@ -22,6 +23,7 @@ export function ChatLayout() {
           <Outlet />
         </main>
       </div>
+      <CallLayerSlot />
     </div>
   );
 }

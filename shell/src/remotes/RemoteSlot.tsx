@@ -48,6 +48,8 @@ interface RemoteSlotProps<P extends object> {
   remote: RemoteName;
   module: string;
   props?: P;
+  /** An overlay rather than a page part: nothing shows while it loads, and a failure shows nothing either. */
+  quiet?: boolean;
 }
 
 /**
@@ -73,12 +75,12 @@ function remoteComponent<P extends object>(remote: RemoteName, module: string, a
  * One exposed component of a remote, loaded at run time. If the remote cannot be loaded (or throws), only this
  * slot shows a translated fallback with a retry button; the rest of the shell keeps working.
  */
-export function RemoteSlot<P extends object>({ remote, module, props }: RemoteSlotProps<P>) {
+export function RemoteSlot<P extends object>({ remote, module, props, quiet = false }: RemoteSlotProps<P>) {
   const [attempt, setAttempt] = useState(0);
   const Loaded = remoteComponent<P>(remote, module, attempt);
   return (
-    <RemoteBoundary key={attempt} fallback={<RemoteFallback onRetry={() => setAttempt((n) => n + 1)} />}>
-      <Suspense fallback={<RemoteLoading />}>
+    <RemoteBoundary key={attempt} fallback={quiet ? null : <RemoteFallback onRetry={() => setAttempt((n) => n + 1)} />}>
+      <Suspense fallback={quiet ? null : <RemoteLoading />}>
         {/* eslint-disable-next-line react-hooks/static-components -- made once per remote, module and attempt (above) */}
         <Loaded {...(props ?? ({} as P))} />
       </Suspense>

@@ -1,7 +1,7 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { initTestI18n, mockFetch } from '@messenger/shared/testing';
-import { useAuthStore, useChatsStore, type Me } from '@messenger/shared';
+import { config, eventBus, useAuthStore, useChatsStore, type FlowEvent, type Me } from '@messenger/shared';
 import '../../i18n';
 import { CallsTab } from './CallsTab';
 
@@ -33,6 +33,88 @@ test('lists calls with their direction, marking the ones that never connected', 
   const missed = screen.getByRole('button', { name: 'Open the chat with Dana. Incoming call, Not connected' });
   expect(outgoing).not.toHaveClass('calls-missed');
   expect(missed).toHaveClass('calls-missed');
+});
+
+const record = (fields: Record<string, unknown>) => ({
+  chat_id: 8,
+  caller_id: 1,
+  connected: false,
+  created_at: '2026-05-01T09:00:00Z',
+  chat_name: 'Dana',
+  chat_avatar: null,
+  chat_type: 'private',
+  direction: 'outgoing',
+  message_id: null,
+  duration_seconds: null,
+  ...fields,
+});
+
+test('shows how long answered calls lasted, and why the others did not connect', async () => {
+  mockFetch({
+    'GET /api/chat/call/history': {
+      body: {
+        calls: [
+          record({ id: 6, connected: true, status: 'ended', duration_seconds: 75 }),
+          record({ id: 5, connected: true, status: 'ended', duration_seconds: 3725, direction: 'incoming', caller_id: 4 }),
+          record({ id: 4, status: 'missed' }),
+          record({ id: 3, status: 'missed', direction: 'incoming', caller_id: 4 }),
+          record({ id: 2, status: 'rejected' }),
+          record({ id: 1, status: 'busy' }),
+        ],
+      },
+    },
+  });
+  render(<CallsTab />, { wrapper: MemoryRouter });
+  const list = await screen.findByRole('list', { name: 'Calls' });
+  const names = within(list)
+    .getAllByRole('button')
+    .map((row) => row.getAttribute('aria-label'));
+  expect(names).toEqual([
+    'Open the chat with Dana. Outgoing call, 01:15',
+    'Open the chat with Dana. Incoming call, 01:02:05',
+    'Open the chat with Dana. Outgoing call, No answer',
+    'Open the chat with Dana. Incoming call, Missed',
+    'Open the chat with Dana. Outgoing call, Declined',
+    'Open the chat with Dana. Outgoing call, Busy',
+  ]);
+  expect(screen.getByRole('button', { name: 'Open the chat with Dana. Outgoing call, 01:15' })).toHaveTextContent('Outgoing call · 01:15');
+  expect(screen.getByRole('button', { name: 'Open the chat with Dana. Incoming call, Missed' })).toHaveClass('calls-missed');
+});
+
+test('reloads the history a moment after a call ends, keeping the list on screen meanwhile', async () => {
+  let calls = [record({ id: 1, status: 'missed' })];
+  const fetch = mockFetch({ 'GET /api/chat/call/history': () => ({ body: { calls } }) });
+  const { unmount } = render(<CallsTab />, { wrapper: MemoryRouter });
+  await screen.findByRole('button', { name: 'Open the chat with Dana. Outgoing call, No answer' });
+  expect(fetch).toHaveBeenCalledTimes(1);
+
+  jest.useFakeTimers();
+  try {
+    calls = [record({ id: 2, connected: true, status: 'ended', duration_seconds: 5 }), ...calls];
+    const hang = { event_type: 'hang', additional_info: { chat_id: 8, call_id: 2, room_id: 'r', reason: 'ended' } } as unknown as FlowEvent<'hang'>;
+    act(() => eventBus.emit('hang', hang));
+    act(() => jest.advanceTimersByTime(config.historyRefreshAfterHangMs - 1));
+    expect(fetch).toHaveBeenCalledTimes(1);
+    await act(async () => {
+      jest.advanceTimersByTime(1);
+    });
+    expect(fetch).toHaveBeenCalledTimes(2);
+  } finally {
+    jest.useRealTimers();
+  }
+  expect(await screen.findByRole('button', { name: 'Open the chat with Dana. Outgoing call, 00:05' })).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Open the chat with Dana. Outgoing call, No answer' })).toBeInTheDocument();
+
+  // Once the tab is gone, a later hang-up asks for nothing.
+  unmount();
+  jest.useFakeTimers();
+  try {
+    act(() => eventBus.emit('hang', { event_type: 'hang', additional_info: { chat_id: 8, call_id: 3, room_id: 'r', reason: 'missed' } } as unknown as FlowEvent<'hang'>));
+    act(() => jest.advanceTimersByTime(config.historyRefreshAfterHangMs));
+  } finally {
+    jest.useRealTimers();
+  }
+  expect(fetch).toHaveBeenCalledTimes(2);
 });
 
 test('offers a retry when the history cannot be loaded', async () => {

@@ -1,12 +1,15 @@
 import { useEffect, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
   Avatar,
   callsApi,
   chatDisplay,
+  config,
   displayName,
   errorText,
+  eventBus,
   formatListTime,
   matchesSearch,
   useAuthStore,
@@ -17,12 +20,14 @@ import {
   useUsersStore,
   type CallRecord,
 } from '@messenger/shared';
+import { formatCallDuration } from '../call-window/format';
 
 type Load = { state: 'loading' } | { state: 'failed'; error: string } | { state: 'loaded'; calls: CallRecord[] };
 
 /**
- * The Calls tab (spec §2): each call with its chat's name, a direction arrow, the time, and red when it never
- * connected; a click opens the chat. An empty history is shown as such.
+ * The Calls tab (spec §2): each call with its chat's name, a direction arrow, the time, how it went (its length,
+ * or missed, declined, busy), and red when it never connected; a click opens the chat. An empty history is shown
+ * as such. The list reloads when a call starts, and shortly after one ends (spec §4, §9).
  */
 export function CallsTab() {
   const { t } = useTranslation('calls');
@@ -33,11 +38,32 @@ export function CallsTab() {
     callsApi
       .history()
       .then((calls) => !cancelled && setLoad({ state: 'loaded', calls }))
-      .catch((error: unknown) => !cancelled && setLoad({ state: 'failed', error: errorText(error, 'calls:calls.loadFailed') }));
+      .catch(
+        (error: unknown) =>
+          // A failed background reload keeps the list on screen; only the first load reports it.
+          !cancelled && setLoad((current) => (current.state === 'loaded' ? current : { state: 'failed', error: errorText(error, 'calls:calls.loadFailed') })),
+      );
     return () => {
       cancelled = true;
     };
   }, [attempt]);
+  useEffect(() => {
+    const timers = new Set<ReturnType<typeof setTimeout>>();
+    const reload = () => setAttempt((n) => n + 1);
+    const offCall = eventBus.on('call', reload);
+    const offHang = eventBus.on('hang', () => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        reload();
+      }, config.historyRefreshAfterHangMs);
+      timers.add(timer);
+    });
+    return () => {
+      offCall();
+      offHang();
+      for (const timer of timers) clearTimeout(timer);
+    };
+  }, []);
   const retry = () => {
     setLoad({ state: 'loading' });
     setAttempt((n) => n + 1);
@@ -80,12 +106,13 @@ function CallList({ calls }: { calls: CallRecord[] }) {
     <ul className="calls-list" aria-label={t('calls.listLabel')}>
       {rows.map(({ call, name }) => {
         const direction = call.direction === 'outgoing' ? t('calls.outgoing') : t('calls.incoming');
+        const result = outcome(call, t);
         return (
           <li key={call.id}>
             <button
               type="button"
               className={call.connected ? 'calls-row' : 'calls-row calls-missed'}
-              aria-label={`${t('calls.open', { name })}. ${direction}${call.connected ? '' : `, ${t('calls.notConnected')}`}`}
+              aria-label={`${t('calls.open', { name })}. ${direction}${result ? `, ${result}` : ''}`}
               onClick={() => navigate(`/${call.chat_id}`)}
             >
               <Avatar name={name} path={call.chat_avatar} group={call.chat_type === 'group'} size={44} />
@@ -96,6 +123,7 @@ function CallList({ calls }: { calls: CallRecord[] }) {
                     {call.direction === 'outgoing' ? '↗' : '↙'}
                   </span>
                   {direction}
+                  {result && <span className="calls-outcome">{` · ${result}`}</span>}
                 </span>
               </span>
               <time dateTime={call.created_at} className="calls-time">
@@ -107,4 +135,24 @@ function CallList({ calls }: { calls: CallRecord[] }) {
       })}
     </ul>
   );
+}
+
+/**
+ * How a call went, from my side: its length once an answered call is over; missed (no answer, when I called),
+ * declined or busy for one that never connected; 'Not connected' when the server does not say why.
+ */
+function outcome(call: CallRecord, t: TFunction): string | null {
+  const outgoing = call.direction === 'outgoing';
+  if (call.connected) return typeof call.duration_seconds === 'number' ? formatCallDuration(call.duration_seconds * 1000) : null;
+  switch (call.status) {
+    case 'missed':
+      return outgoing ? t('calls.noAnswer') : t('calls.missed');
+    case 'rejected':
+      return t('calls.declined');
+    case 'busy':
+      // The person called was in another call: busy for the caller, a missed call for them.
+      return outgoing ? t('calls.busy') : t('calls.missed');
+    default:
+      return t('calls.notConnected');
+  }
 }

@@ -9,6 +9,7 @@ import {
   chatsApi,
   errorText,
   useAuthStore,
+  useCallStore,
   useChatsStore,
   useContactsStore,
   useNotificationsStore,
@@ -16,6 +17,7 @@ import {
   type Chat,
 } from '@messenger/shared';
 import { AutoDeleteDialog, intervalLabel } from './AutoDeleteDialog';
+import { PhoneIcon } from './CallIcon';
 import { useAdminChatsStore } from '../chat-list/adminChatsStore';
 
 interface ChatHeaderProps {
@@ -26,19 +28,33 @@ interface ChatHeaderProps {
   onToggleSearch: () => void;
 }
 
-/** Who the chat is with, and its actions: search, auto-delete timer, mute, delete or leave. */
+/** Who the chat is with, and its actions: call, search, auto-delete timer, mute, delete or leave. */
 export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggleSearch }: ChatHeaderProps) {
   const { t, i18n } = useTranslation('messenger');
   const navigate = useNavigate();
   const me = useAuthStore((state) => state.user?.id ?? 0);
   const contacts = useContactsStore((state) => state.contacts);
   const profiles = useUsersStore((state) => state.profiles);
-  const { name, avatar } = chatDisplay(chat, me, contacts, profiles);
+  const { name, avatar, peerId } = chatDisplay(chat, me, contacts, profiles);
+  const inCall = useCallStore((state) => state.active !== null);
   const [timerOpen, setTimerOpen] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const isGroup = chat.chat_type === 'group';
   const observer = !chat.participants.includes(me);
   const leaving = isGroup && chat.owner_id !== me && !observer;
+  // Only members can call (the server refuses others), and nobody calls a deleted person.
+  const peerDeleted =
+    !isGroup &&
+    (peerId === null || profiles[peerId]?.deleted === true || contacts.some((contact) => contact.id === peerId && contact.deleted));
+  const canCall = !observer && !peerDeleted;
+
+  const call = async () => {
+    try {
+      await useCallStore.getState().startCall(chat.id);
+    } catch (error) {
+      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:chat.callFailed') });
+    }
+  };
 
   const toggleNotifications = async () => {
     try {
@@ -79,6 +95,11 @@ export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggle
         </span>
       </button>
       <div className="msg-chat-actions">
+        {canCall && (
+          <button type="button" className="ui-icon-button" aria-label={t('chat.call')} disabled={inCall} onClick={() => void call()}>
+            <PhoneIcon />
+          </button>
+        )}
         <button type="button" className="ui-icon-button" aria-label={t('chat.search')} aria-pressed={searching} onClick={onToggleSearch}>
           <Icon name="search" />
         </button>

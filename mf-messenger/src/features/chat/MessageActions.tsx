@@ -127,8 +127,8 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
           style={{ left: Math.min(position.x, window.innerWidth - 200), top: Math.min(position.y, window.innerHeight - 240) }}
         >
           {sent && !observer && item(t('chat.reply'), () => setReplyTo(chat.id, message))}
-          {sent && !observer && item(t('chat.forward'), () => setForwarding(true))}
-          {(message.text || message.file) && item(t('chat.copy'), () => void copy())}
+          {sent && !observer && message.type !== 'call' && item(t('chat.forward'), () => setForwarding(true))}
+          {message.type !== 'call' && (message.text || message.file) && item(t('chat.copy'), () => void copy())}
           {sent && message.file && <SaveAsLink path={message.file.path} name={message.file.name} asMenuItem onDone={onClose} />}
           {message.state === 'failed' && item(t('chat.retry'), () => retrySend(message))}
           {!sent && item(t('chat.discard'), () => discardUnsent(message))}

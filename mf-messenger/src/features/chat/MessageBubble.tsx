@@ -58,7 +58,7 @@ export const MessageBubble = memo(function MessageBubble({ message, chat, own, s
         )}
         {message.reply_to && <ReplyQuote chatId={chat.id} reply={message.reply_to} />}
         <MessageContent message={message} />
-        {message.text && (
+        {message.text && message.type !== 'call' && (
           <p className="msg-bubble-text">
             <Highlighted text={message.text} query={highlight} />
           </p>
@@ -92,7 +92,7 @@ function ReplyQuote({ chatId, reply }: { chatId: number; reply: NonNullable<Chat
   const { t } = useTranslation('messenger');
   const author = usePersonName(reply.sender_id);
   const focusMessage = useChatUiStore((state) => state.focusMessage);
-  const summary = reply.text || (reply.file ? reply.file.name : t('chat.deletedMessage'));
+  const summary = reply.type === 'call' ? t('chat.kindCall') : reply.text || (reply.file ? reply.file.name : t('chat.deletedMessage'));
   return (
     <button type="button" className="msg-reply-quote" aria-label={t('chat.showOriginal', { name: author })} onClick={() => focusMessage(chatId, reply.id)}>
       <strong>{author}</strong>

@@ -4,6 +4,7 @@ import { Icon, useMediaUrl, type ChatMessage } from '@messenger/shared';
 import { VoicePlayer } from './VoicePlayer';
 import { SaveAsLink } from './SaveAsLink';
 import { useIsObserver } from './observer';
+import { CallContent } from './CallBubble';
 
 /** Human file size: 1.2 MB, 340 KB. */
 export function formatSize(bytes: number, language: string): string {
@@ -17,11 +18,12 @@ export function formatSize(bytes: number, language: string): string {
   return `${new Intl.NumberFormat(language, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
 }
 
-/** The file part of a message: a picture, a video, a voice message player, or a document card. */
+/** The file part of a message: a picture, a video, a voice message player, or a document card; or a call. */
 export function MessageContent({ message }: { message: ChatMessage }) {
   const { t, i18n } = useTranslation('messenger');
   const url = useMediaUrl(message.file?.path, useIsObserver());
   const file = message.file;
+  if (message.type === 'call') return <CallContent message={message} />;
   if (!file) return null;
   if (message.type === 'image') {
     return url ? (

@@ -10,7 +10,7 @@ export function ReplyBar({ message, onCancel }: { message: ChatMessage; onCancel
     <div className="msg-reply-bar" role="group" aria-label={t('chat.replyingTo', { name: author })}>
       <span className="msg-reply-bar-text">
         <strong>{t('chat.replyingTo', { name: author })}</strong>
-        <span>{message.text || message.file?.name}</span>
+        <span>{message.type === 'call' ? t('chat.kindCall') : message.text || message.file?.name}</span>
       </span>
       <button type="button" className="ui-icon-button" aria-label={t('chat.cancelReply')} onClick={onCancel}>
         ×

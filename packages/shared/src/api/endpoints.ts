@@ -1,7 +1,7 @@
 // One typed function per server route (docs/api.md). Components and stores call these, never fetch.
 import type { CallRecord, Chat, ChatMetadata, Contact, JwtInfo, Me, Message, PublicUser, TotalStats } from '../model/types';
 import type { Credentials, Employee, FileTreeEntry, ManagerStats } from '../model/types';
-import type { FileInfo } from '../model/types';
+import type { CallInfo, FileInfo, MeetingTicket } from '../model/types';
 import { api } from './client';
 
 export const authApi = {
@@ -126,6 +126,15 @@ export type { FileInfo };
 
 export const callsApi = {
   history: () => api.get<{ calls: CallRecord[] }>('/chat/call/history').then((response) => response.calls),
+  /** Calls a chat, or joins the call already running there. */
+  start: (chatId: number) => api.post<{ call: CallInfo; joined: boolean; busy: boolean; message?: Message }>('/meet/call', { chat_id: chatId }),
+  reject: (chatId: number) => api.post<{ rejected: boolean }>('/meet/reject', { chat_id: chatId }),
+  ticket: (chatId: number) => api.get<MeetingTicket>('/meet/get-token', { chat_id: chatId }),
+  participants: (chatId: number) =>
+    api.get<{ participants: Record<string, string> }>('/meet/participants', { chat_id: chatId }).then((response) => response.participants),
+  running: (chatId: number) => api.get<{ call_id: number; room_id: string; message_id: number | null }>('/chat/call-id', { chat_id: chatId }),
+  /** Admins only: record the audio of this chat's calls. */
+  setRecording: (chatId: number, enabled: boolean) => api.put<{ chat_id: number; recording: boolean }>('/chat/recording', { chat_id: chatId, enabled }),
 };
 
 export const statsApi = {

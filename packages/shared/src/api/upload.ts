@@ -8,6 +8,8 @@ export interface UploadOptions {
   /** Called with 0…1 as the bytes go out. */
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
+  /** Another upload route than the plain one, e.g. `/file/upload/meet-audio?chat_id=…&message_id=…`. */
+  path?: string;
 }
 
 /** The upload limit for a role (spec §5): 10 MB, 50 MB for managers and above. */
@@ -39,7 +41,7 @@ interface RawResponse {
 function send(file: Blob & { name?: string }, token: string | undefined, options: UploadOptions): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open('POST', '/api/file/upload');
+    request.open('POST', `/api${options.path ?? '/file/upload'}`);
     if (token) request.setRequestHeader('authorization', `Bearer ${token}`);
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) options.onProgress?.(event.loaded / event.total);

@@ -30,6 +30,37 @@ export function acquireMicrophone(): Promise<MediaStream> {
   return request({ audio: { echoCancellation: true, autoGainControl: true, noiseSuppression: true } });
 }
 
+/** The camera, 640×480 at most: a call tile is small, and the SFU forwards every picture to everyone. */
+export function acquireCamera(): Promise<MediaStream> {
+  return request({ video: { width: { ideal: 640 }, height: { ideal: 480 }, frameRate: { ideal: 24, max: 30 } } });
+}
+
+/**
+ * A call's microphone and, when asked, camera. Without a camera (none, refused, busy) the call goes on with sound
+ * only: `cameraError` tells why. Without a microphone it fails.
+ */
+export async function acquireCallMedia(withCamera: boolean): Promise<{ stream: MediaStream; cameraError: MediaAccessError | null }> {
+  const microphone = await acquireMicrophone();
+  if (!withCamera) return { stream: microphone, cameraError: null };
+  try {
+    const camera = await acquireCamera();
+    return { stream: new MediaStream([...microphone.getAudioTracks(), ...camera.getVideoTracks()]), cameraError: null };
+  } catch (error) {
+    return { stream: microphone, cameraError: error instanceof MediaAccessError ? error : new MediaAccessError(String(error), 'Error') };
+  }
+}
+
+/** The screen (or a window, or a tab) to share. */
+export async function acquireScreen(): Promise<MediaStream> {
+  if (!navigator.mediaDevices?.getDisplayMedia) throw new MediaAccessError('This browser cannot share the screen.', 'NotSupportedError');
+  try {
+    return await navigator.mediaDevices.getDisplayMedia({ video: true, audio: false });
+  } catch (error) {
+    const name = error instanceof DOMException ? error.name : 'Error';
+    throw new MediaAccessError(error instanceof Error ? error.message : String(error), name);
+  }
+}
+
 /** Stops every track of a stream (releases the device and its indicator). */
 export function releaseStream(stream: MediaStream | null | undefined): void {
   for (const track of stream?.getTracks() ?? []) track.stop();

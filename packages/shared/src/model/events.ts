@@ -15,6 +15,12 @@ export interface FlowEventMap {
   'chat-interval': { chat_id: number; interval: number; user: PublicUser };
   'chat-updated': { chat_id: number; chat: Chat };
   'chat-deleted': { chat_id: number };
+  /** Someone calls a chat I am in (docs/api.md, calls). */
+  call: { chat_id: number; call_id: number; message_id: number; room_id: string; chat_type: 'private' | 'group'; user: PublicUser; message: Message };
+  /** A call of one of my chats ended. */
+  hang: { chat_id: number; call_id: number; room_id: string; reason: 'ended' | 'missed' | 'rejected' | 'busy'; message?: Message };
+  /** The person I called declined. */
+  'call-rejected': { chat_id: number; call_id: number; user: PublicUser };
 }
 
 export interface MessageEventInfo {

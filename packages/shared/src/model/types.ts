@@ -135,6 +135,29 @@ export interface CallRecord {
   chat_avatar: string | null;
   chat_type: ChatType;
   direction: 'outgoing' | 'incoming';
+  status?: 'ringing' | 'active' | 'ended' | 'missed' | 'rejected' | 'busy';
+  message_id?: number | null;
+  /** From the first answer to the end; null when nobody answered or it still runs. */
+  duration_seconds?: number | null;
+}
+
+/** A call as POST /meet/call answers it. */
+export interface CallInfo {
+  id: number;
+  chat_id: number;
+  room_id: string;
+  message_id: number | null;
+}
+
+/** What joining a call's meeting socket needs (GET /meet/get-token). */
+export interface MeetingTicket {
+  token: string;
+  room_id: string;
+  call_id: number;
+  message_id: number | null;
+  ice_servers: RTCIceServer[];
+  ice_transport_policy: RTCIceTransportPolicy;
+  expires_in: number;
 }
 
 export interface TotalStats {

@@ -18,6 +18,7 @@ import { chatSocket, createFlowClient } from './sockets';
 import { restoreOutbox } from './messaging';
 import { clearMediaTokens } from '../api/media';
 import { Role, config } from '../config';
+import { useCallStore } from '../stores/call';
 
 let flow: FlowClient | null = null;
 let starting: Promise<void> | null = null;
@@ -39,6 +40,17 @@ function dispatch(event: FlowEvent): void {
     const { chat_id, message_id } = (event as FlowEvent<'message-deleted'>).additional_info;
     // Admins keep deleted messages in view (spec §4).
     if (me.role < Role.admin) useMessagesStore.getState().remove(chat_id, message_id);
+  }
+  if (event.event_type === 'call' || event.event_type === 'hang') {
+    // The call's message shows in the chat (and, once the call is over, its outcome).
+    const message = (event as FlowEvent<'call' | 'hang'>).additional_info.message;
+    if (message) {
+      useMessagesStore.getState().receive(message);
+      useChatsStore.getState().noteOwnMessage(message);
+    }
+  }
+  if (event.event_type === 'call' || event.event_type === 'hang' || event.event_type === 'call-rejected') {
+    useCallStore.getState().applyEvent(event, me.id);
   }
   if (event.event_type === 'contact-joined') {
     useContactsStore.getState().upsert((event as FlowEvent<'contact-joined'>).additional_info.contact);
@@ -112,6 +124,7 @@ export function stopSession(): void {
   useContactsStore.getState().reset();
   useUsersStore.getState().reset();
   useNotificationsStore.getState().clear();
+  useCallStore.setState({ incoming: null, active: null, notice: null });
   useAuthStore.getState().setUser(null);
   useAuthStore.getState().setHasSession(tokenStorage.hasSession());
 }

@@ -71,18 +71,18 @@ export class CallsService {
   ) {}
 
   /** Starts a call in a chat, or joins the one already running there. */
-  async start(userId: number, chatId: number): Promise<{ call: CallInfo; joined: boolean; busy: boolean }> {
+  async start(userId: number, chatId: number): Promise<{ call: CallInfo; joined: boolean; busy: boolean; message?: unknown }> {
     await loadActor(this.db, userId);
     const result = await this.db.transaction(async (tx) => {
       const chat = await lockChat(tx, chatId);
       const members = chat ? await memberIds(tx, chatId) : [];
       if (!chat || !members.includes(userId)) throw chatUnavailable();
       const running = await this.runningIn(tx, chatId);
-      if (running) return { row: running, joined: true, busy: false };
+      if (running) return { row: running, joined: true, busy: false, message: undefined };
       if (await this.inCall(tx, userId)) throw conflict(CallStrings.alreadyInCall, 'already_in_call');
       const others = members.filter((id) => id !== userId);
       const busy = chat.chat_type === 'private' && others.length === 1 && (await this.inCall(tx, others[0]!));
-      const message = await this.insertCallMessage(tx, chatId, userId, members);
+      const message = await this.insertCallMessage(tx, chatId, userId, members, busy);
       const [row] = await tx.query<CallRow>(
         `INSERT INTO calls (chat_id, caller_id, room_id, message_id, status, recording, ended_at)
          SELECT $1, $2, $3, $4, $5, c.recording, CASE WHEN $5 = 'busy' THEN now() END FROM chats c WHERE c.id = $1
@@ -104,10 +104,11 @@ export class CallsService {
           message,
         });
       }
-      return { row: row!, joined: false, busy };
+      return { row: row!, joined: false, busy, message };
     });
     if (!result.joined && !result.busy) this.armRingTimer(result.row.id);
-    return { call: info(result.row), joined: result.joined, busy: result.busy };
+    // The caller's own client shows the call message at once, as it does with a sent text.
+    return { call: info(result.row), joined: result.joined, busy: result.busy, ...(result.message ? { message: result.message } : {}) };
   }
 
   /** Declines an incoming call: a private call ends (`call-rejected` to the caller); in a group, nothing changes. */
@@ -282,6 +283,16 @@ export class CallsService {
       await tx.query('UPDATE call_participants SET left_at = now() WHERE call_id = $1 AND left_at IS NULL', [callId]);
       const members = await memberIds(tx, call.chat_id);
       await this.events.lockRecipients(tx, members);
+      if (call.message_id) {
+        // The call's message tells its outcome from now on (the chat shows "Missed", "Declined", or how long).
+        await tx.query(
+          `UPDATE messages m SET meta = m.meta || jsonb_build_object(
+             'call_status', c.status,
+             'duration_seconds', CASE WHEN c.answered_at IS NULL THEN NULL ELSE GREATEST(0, floor(EXTRACT(EPOCH FROM c.ended_at - c.answered_at)))::int END)
+           FROM calls c WHERE c.id = $1 AND m.id = c.message_id`,
+          [callId],
+        );
+      }
       const message = call.message_id ? await findMessageView(tx, call.message_id) : null;
       if (reason === 'rejected' && options.rejectedBy !== undefined) {
         const [user] = await publicProfiles(tx, 0, 0, [options.rejectedBy]);
@@ -349,10 +360,11 @@ export class CallsService {
   }
 
   /** The `call` message that shows the call in the chat; it counts as unread for the others like any message. */
-  private async insertCallMessage(tx: Tx, chatId: number, callerId: number, members: number[]) {
+  private async insertCallMessage(tx: Tx, chatId: number, callerId: number, members: number[], busy: boolean) {
+    // A busy call is over at once; its message says so from the start.
     const [row] = await tx.query<{ id: number; created_at: Date | string }>(
-      `INSERT INTO messages (chat_id, sender_id, client_id, type, text) VALUES ($1, $2, $3, 'call', '') RETURNING id, created_at`,
-      [chatId, callerId, randomUUID()],
+      `INSERT INTO messages (chat_id, sender_id, client_id, type, text, meta) VALUES ($1, $2, $3, 'call', '', $4::jsonb) RETURNING id, created_at`,
+      [chatId, callerId, randomUUID(), JSON.stringify(busy ? { call_status: 'busy', duration_seconds: null } : {})],
     );
     await tx.query('UPDATE chats SET last_message_id = $2, last_message_at = $3 WHERE id = $1', [chatId, row!.id, row!.created_at]);
     await tx.query(

@@ -1,11 +1,12 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 /**
- * Every stored file's path, as the server makes it: `<yyyy>/<mm>/<32 hex>[.<ext>]`. Nothing else is ever a path:
+ * Every stored file's path, as the server makes it: `<yyyy>/<mm>/<32 hex>[.<ext>]`, or for call recordings
+ * `recordings/<chat id>/<message id>/<32 hex>[.<ext>]` (so admins find them by call). Nothing else is ever a path:
  * no `..`, no `\`, no `%`, no NUL, nothing absolute — a request for anything else is refused before the disk is
  * touched.
  */
-export const FILE_PATH_PATTERN = '^[0-9]{4}/[0-9]{2}/[0-9a-f]{32}(\\.[a-z0-9]{1,8})?$';
+export const FILE_PATH_PATTERN = '^([0-9]{4}/[0-9]{2}|recordings/[1-9][0-9]{0,15}/[1-9][0-9]{0,15})/[0-9a-f]{32}(\\.[a-z0-9]{1,8})?$';
 const FILE_PATH = new RegExp(FILE_PATH_PATTERN);
 
 export function isFilePath(path: string): boolean {

@@ -20,7 +20,7 @@ export async function filesRoutes(app: App): Promise<void> {
   await app.register(multipart, { throwFileSizeLimit: false });
 
   /** Reads the one multipart file of an upload request and stores it, within the caller's size limit. */
-  async function receiveUpload(request: FastifyRequest): Promise<FileInfo> {
+  async function receiveUpload(request: FastifyRequest, folder?: string): Promise<FileInfo> {
     // The limit depends on the role as the database has it now, not as the token says.
     const me = await loadActor(app.services.db, caller(request).id);
     const limitMb = uploadLimitMb(me.role);
@@ -37,7 +37,7 @@ export async function filesRoutes(app: App): Promise<void> {
       part.file.resume();
       throw badRequest('The file goes in the multipart field "file"', 'file_required');
     }
-    return files.upload(me.id, part, limitMb);
+    return files.upload(me.id, part, limitMb, folder);
   }
 
   app.post('/file/upload', async (request, reply) => reply.code(201).send({ file: await receiveUpload(request) }));
@@ -47,7 +47,7 @@ export async function filesRoutes(app: App): Promise<void> {
     const { chat_id: chatId, message_id: messageId } = request.query;
     const callId = await app.services.calls.recordableCall(caller(request).id, chatId, messageId);
     if (callId === null) throw forbidden('This call is not being recorded, or you are not in it', 'not_recording');
-    const file = await receiveUpload(request);
+    const file = await receiveUpload(request, `recordings/${chatId}/${messageId}`);
     if (!file.mime.startsWith('audio/') && file.mime !== 'video/webm') {
       await files.discard(file.path);
       throw badRequest('A call recording must be audio', 'not_audio');

@@ -60,7 +60,7 @@ export class FilesService {
    * Streams one uploaded file to storage. The size limit is enforced while it streams: past `limitMb` the upload
    * is cut off, whatever was written is removed, and 413 is answered without reading the rest.
    */
-  async upload(ownerId: number, part: MultipartFile, limitMb: number): Promise<FileInfo> {
+  async upload(ownerId: number, part: MultipartFile, limitMb: number, folder?: string): Promise<FileInfo> {
     let overLimit = false;
     part.file.once('limit', () => {
       overLimit = true;
@@ -71,7 +71,7 @@ export class FilesService {
     try {
       const { head, stream } = await peek(part.file, HEAD_BYTES);
       const mime = storedMime(part.mimetype, head);
-      stored = { mime, ...(await this.services.storage.put(stream, { extension: extensionFor(mime) })) };
+      stored = { mime, ...(await this.services.storage.put(stream, { extension: extensionFor(mime), ...(folder ? { folder } : {}) })) };
     } catch (error) {
       if (overLimit || error instanceof TooLarge) throw fileTooLarge(limitMb);
       throw error;

@@ -26,8 +26,11 @@ export interface StorageEntry {
  * every method refuses a path that is not one of ours. Another backend (S3…) implements the same methods.
  */
 export interface FileStorage {
-  /** Stores a stream under a new path. On any failure (a broken or aborted stream) nothing is left behind. */
-  put(source: Readable, options: { extension: string }): Promise<StoredFile>;
+  /**
+   * Stores a stream under a new path (in `folder`, a server-made folder such as `recordings/<chat>/<message>`, else
+   * by date). On any failure (a broken or aborted stream) nothing is left behind.
+   */
+  put(source: Readable, options: { extension: string; folder?: string }): Promise<StoredFile>;
   /** The file's bytes, or a range of them (`end` inclusive). */
   open(path: string, range?: { start: number; end: number }): Readable;
   /** Size in bytes, or null when there is no such file. */
@@ -46,10 +49,11 @@ export class StoragePathError extends Error {}
 export class LocalDiskStorage implements FileStorage {
   constructor(readonly root: string) {}
 
-  async put(source: Readable, options: { extension: string }): Promise<StoredFile> {
+  async put(source: Readable, options: { extension: string; folder?: string }): Promise<StoredFile> {
     const now = new Date();
     const name = randomBytes(16).toString('hex') + (options.extension ? `.${options.extension}` : '');
-    const path = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}/${name}`;
+    const folder = options.folder ?? `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+    const path = `${folder}/${name}`;
     const full = this.locate(path);
     await mkdir(dirname(full), { recursive: true });
     let size = 0;

@@ -1,0 +1,85 @@
+import { expect, type BrowserContext, type Page } from '@playwright/test';
+
+/**
+ * Test instrumentation, not product code: remembers every RTCPeerConnection a page makes, so a test can read
+ * `getStats()` the way the issue asks (decoded video frames, received audio samples).
+ */
+export async function watchPeerConnections(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const Native = window.RTCPeerConnection;
+    const made: RTCPeerConnection[] = [];
+    (window as unknown as { __peerConnections: RTCPeerConnection[] }).__peerConnections = made;
+    class Watched extends Native {
+      constructor(configuration?: RTCConfiguration) {
+        super(configuration);
+        made.push(this);
+      }
+    }
+    window.RTCPeerConnection = Watched as typeof RTCPeerConnection;
+  });
+}
+
+export interface MediaFigures {
+  /** Decoded video frames, per remote track. */
+  framesDecoded: number[];
+  /** Received audio samples, per remote track. */
+  audioSamples: number[];
+  /** Candidate types of the selected pair (local, remote), e.g. ['relay', 'host']. */
+  selectedPair: [string, string] | null;
+}
+
+/** What the page's open peer connections receive. */
+export async function mediaFigures(page: Page): Promise<MediaFigures> {
+  return page.evaluate(async () => {
+    const pcs = (window as unknown as { __peerConnections: RTCPeerConnection[] }).__peerConnections ?? [];
+    const figures: MediaFigures = { framesDecoded: [], audioSamples: [], selectedPair: null };
+    for (const pc of pcs) {
+      if (pc.connectionState === 'closed') continue;
+      const report = await pc.getStats();
+      const entries = new Map<string, Record<string, unknown>>();
+      report.forEach((entry: Record<string, unknown>) => entries.set(String(entry.id), entry));
+      for (const entry of entries.values()) {
+        if (entry.type === 'inbound-rtp' && entry.kind === 'video') figures.framesDecoded.push(Number(entry.framesDecoded ?? 0));
+        if (entry.type === 'inbound-rtp' && entry.kind === 'audio') figures.audioSamples.push(Number(entry.totalSamplesReceived ?? 0));
+        if (entry.type === 'transport' && entry.selectedCandidatePairId) {
+          const pair = entries.get(String(entry.selectedCandidatePairId));
+          const local = pair && entries.get(String(pair.localCandidateId));
+          const remote = pair && entries.get(String(pair.remoteCandidateId));
+          if (local && remote) figures.selectedPair = [String(local.candidateType), String(remote.candidateType)];
+        }
+      }
+    }
+    return figures;
+  });
+}
+
+/** Waits until the page decodes video and receives sound from `others` remote people. */
+export async function expectReceivingFrom(page: Page, others: number): Promise<MediaFigures> {
+  let last: MediaFigures | null = null;
+  await expect
+    .poll(
+      async () => {
+        last = await mediaFigures(page);
+        return (
+          last.framesDecoded.filter((frames) => frames > 0).length >= others && last.audioSamples.filter((samples) => samples > 0).length >= others
+        );
+      },
+      { timeout: 20_000, message: 'remote video frames and audio samples' },
+    )
+    .toBe(true);
+  return last!;
+}
+
+/** The call window: a dialog named after the chat. */
+export function callWindow(page: Page, title: string) {
+  return page.getByRole('dialog', { name: title });
+}
+
+/** Accepts the incoming call; the meeting room opens in a new tab, which is returned. */
+export async function acceptIncoming(page: Page): Promise<Page> {
+  const incoming = page.getByRole('alertdialog', { name: 'Incoming call' });
+  await expect(incoming).toBeVisible();
+  const [meeting] = await Promise.all([page.context().waitForEvent('page'), incoming.getByRole('button', { name: 'Accept' }).click()]);
+  await expect(incoming).toBeHidden();
+  return meeting;
+}

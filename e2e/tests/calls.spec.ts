@@ -1,0 +1,140 @@
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { addContact, newPhone, openChatWith, signUpInBrowser } from './fixtures';
+import { acceptIncoming, callWindow, expectReceivingFrom, watchPeerConnections } from './call-helpers';
+import { RELAY_BASE_URL } from './relay-server';
+
+const contexts: BrowserContext[] = [];
+// Every person's browser closes with their test: a call left open would keep using the machine.
+test.afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
+async function person(browser: Browser, name: string, phone = newPhone(), baseURL?: string): Promise<{ page: Page; phone: string }> {
+  const context = await browser.newContext({ permissions: ['camera', 'microphone'], ...(baseURL ? { baseURL } : {}) });
+  contexts.push(context);
+  await watchPeerConnections(context);
+  const page = await context.newPage();
+  await signUpInBrowser(page, name, phone);
+  return { page, phone };
+}
+
+/** Anna and Boris, contacts of each other, with their private chat open on both sides. */
+async function twoPeople(browser: Browser, baseURL?: string) {
+  const boris = await person(browser, 'Boris', newPhone(), baseURL);
+  const anna = await person(browser, 'Anna', newPhone(), baseURL);
+  await addContact(anna.page, boris.phone, 'Boris');
+  await addContact(boris.page, anna.phone, 'Anna');
+  await openChatWith(anna.page, 'Boris');
+  return { anna: anna.page, boris: boris.page };
+}
+
+test('A calls B, B accepts in a new tab, both see and hear each other, A hangs up, both histories show it', async ({ browser }) => {
+  const { anna, boris } = await twoPeople(browser);
+
+  await anna.getByRole('button', { name: 'Call', exact: true }).click();
+  const annaWindow = callWindow(anna, 'Boris');
+  await expect(annaWindow).toBeVisible();
+  await expect(annaWindow.getByRole('status').filter({ hasText: 'Calling…' })).toBeVisible();
+
+  const meeting = await acceptIncoming(boris);
+  const borisWindow = callWindow(meeting, 'Anna');
+  await expect(borisWindow).toBeVisible();
+
+  // Both decode the other's camera and receive their microphone, through the SFU.
+  await expectReceivingFrom(anna, 1);
+  await expectReceivingFrom(meeting, 1);
+  await expect(annaWindow.getByText('2 participants')).toBeVisible();
+  // The timer runs.
+  await expect(annaWindow.getByText(/^00:0[1-9]$/)).toBeVisible();
+  await expect(annaWindow.getByText(/^00:0[2-9]$/)).toBeVisible();
+
+  await annaWindow.getByRole('button', { name: 'Hang up' }).click();
+  await expect(annaWindow).toBeHidden();
+  await expect(borisWindow).toBeHidden();
+  await expect(meeting.getByRole('status').filter({ hasText: 'The call has ended.' })).toBeVisible();
+
+  // Both histories hold the call, connected.
+  await anna.getByRole('tab', { name: 'Calls' }).click();
+  await expect(anna.getByRole('button', { name: /^Open the chat with Boris\. Outgoing call, \d\d:\d\d/ })).toBeVisible();
+  await boris.getByRole('tab', { name: 'Calls' }).click();
+  await expect(boris.getByRole('button', { name: /^Open the chat with Anna\. Incoming call, \d\d:\d\d/ })).toBeVisible();
+});
+
+test('a declined call: the caller is told, and the call window closes', async ({ browser }) => {
+  const { anna, boris } = await twoPeople(browser);
+  await anna.getByRole('button', { name: 'Call', exact: true }).click();
+  await expect(callWindow(anna, 'Boris')).toBeVisible();
+  const incoming = boris.getByRole('alertdialog', { name: 'Incoming call' });
+  await incoming.getByRole('button', { name: 'Decline' }).click();
+  await expect(incoming).toBeHidden();
+  await expect(callWindow(anna, 'Boris')).toBeHidden();
+  await expect(anna.getByText('The call was rejected')).toBeVisible();
+  await anna.getByRole('tab', { name: 'Calls' }).click();
+  await expect(anna.getByRole('button', { name: 'Open the chat with Boris. Outgoing call, Declined' })).toBeVisible();
+});
+
+test('a missed call: nobody answers within 60 seconds (the browser clock runs ahead)', async ({ browser }) => {
+  const { anna, boris } = await twoPeople(browser);
+  await anna.clock.install();
+  await boris.clock.install();
+  await anna.getByRole('button', { name: 'Call', exact: true }).click();
+  await expect(callWindow(anna, 'Boris')).toBeVisible();
+  const incoming = boris.getByRole('alertdialog', { name: 'Incoming call' });
+  await expect(incoming).toBeVisible();
+
+  await boris.clock.fastForward(61_000);
+  await expect(incoming).toBeHidden();
+  await anna.clock.fastForward(61_000);
+  await expect(callWindow(anna, 'Boris')).toBeHidden();
+
+  await boris.getByRole('tab', { name: 'Calls' }).click();
+  await expect(boris.getByRole('button', { name: 'Open the chat with Anna. Incoming call, Missed' })).toBeVisible();
+  await anna.getByRole('tab', { name: 'Calls' }).click();
+  await expect(anna.getByRole('button', { name: 'Open the chat with Boris. Outgoing call, No answer' })).toBeVisible();
+});
+
+test('a group call of three: everyone sees and hears everyone', async ({ browser }) => {
+  const anna = await person(browser, 'Anna');
+  const boris = await person(browser, 'Boris');
+  const carl = await person(browser, 'Carl');
+  await addContact(anna.page, boris.phone, 'Boris');
+  await addContact(anna.page, carl.phone, 'Carl');
+  await anna.page.getByRole('tab', { name: 'Chats' }).click();
+  await anna.page.getByRole('button', { name: 'New group' }).click();
+  const create = anna.page.getByRole('dialog', { name: 'New group' });
+  await create.getByLabel('Group name').fill('Standup');
+  await create.getByRole('checkbox', { name: 'Boris' }).check();
+  await create.getByRole('checkbox', { name: 'Carl' }).check();
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(anna.page.getByRole('heading', { name: 'Standup' })).toBeVisible();
+
+  await anna.page.getByRole('button', { name: 'Call', exact: true }).click();
+  await expect(callWindow(anna.page, 'Standup')).toBeVisible();
+  const rooms = [await acceptIncoming(boris.page), await acceptIncoming(carl.page)];
+  for (const page of [anna.page, ...rooms]) {
+    await expect(callWindow(page, 'Standup').getByText('3 participants')).toBeVisible();
+    await expectReceivingFrom(page, 2);
+  }
+
+  // Carl leaves; the others go on.
+  await callWindow(rooms[1]!, 'Standup').getByRole('button', { name: 'Hang up' }).click();
+  await expect(callWindow(anna.page, 'Standup').getByText('2 participants')).toBeVisible();
+  await expect(callWindow(rooms[0]!, 'Standup').getByText('2 participants')).toBeVisible();
+  // Boris leaves too: Anna is alone, the call ends by itself.
+  await callWindow(rooms[0]!, 'Standup').getByRole('button', { name: 'Hang up' }).click();
+  await expect(callWindow(anna.page, 'Standup')).toBeHidden();
+});
+
+test('a call through coturn only: relay-only ICE, both sides still see and hear each other', async ({ browser }) => {
+  // This server hands out TURN credentials for the run's coturn and tells browsers to use relays only.
+  const { anna, boris } = await twoPeople(browser, RELAY_BASE_URL);
+  await anna.getByRole('button', { name: 'Call', exact: true }).click();
+  const meeting = await acceptIncoming(boris);
+  for (const page of [anna, meeting]) {
+    const figures = await expectReceivingFrom(page, 1);
+    // The browser's end of the media path is a TURN relay.
+    expect(figures.selectedPair?.[0]).toBe('relay');
+  }
+  await callWindow(meeting, 'Anna').getByRole('button', { name: 'Hang up' }).click();
+  await expect(callWindow(anna, 'Boris')).toBeHidden();
+});

@@ -1,0 +1,332 @@
+import {
+  ApiError,
+  acquireCallMedia,
+  acquireCamera,
+  acquireScreen,
+  callsApi,
+  config,
+  hangUpCall,
+  releaseStream,
+  type MediaAccessError,
+} from '@messenger/shared';
+import { MeetingConnection, type MeetingEnd } from './meeting';
+import { blankVideoTrack } from './placeholder';
+import { CallRecorder } from './recorder';
+import { pollStats } from './stats';
+
+/** One other person as the engine knows them; the UI adds their name and avatar. */
+export interface RemoteMedia {
+  userId: number;
+  stream: MediaStream | null;
+  frameRate: number;
+  audioLevel: number;
+}
+
+export interface SessionSnapshot {
+  phase: 'ringing' | 'connecting' | 'active' | 'reconnecting';
+  connectedAt: number | null;
+  remotes: RemoteMedia[];
+  localStream: MediaStream | null;
+  localAudioLevel: number;
+  muted: boolean;
+  cameraOn: boolean;
+  screenSharing: boolean;
+}
+
+export type SessionEnd = 'hungUp' | 'ended' | 'full' | 'unanswered' | 'lastLeft' | 'failed';
+
+export interface SessionOptions {
+  chatId: number;
+  myId: number;
+  myRole: number;
+  /** I started the call: it rings until someone comes. */
+  outgoing: boolean;
+  onChange(snapshot: SessionSnapshot): void;
+  /** The session is over (the UI closes the window). */
+  onEnd(reason: SessionEnd): void;
+  /** The camera, microphone or screen could not be used. */
+  onMediaError(kind: 'mediaFailed' | 'screenShareFailed', error: MediaAccessError | Error): void;
+}
+
+const RECONNECT_GIVE_UP_MS = 30_000;
+
+/**
+ * A call as this tab takes part in it: my media, the connection with the SFU (re-established if the meeting
+ * socket drops), the others' streams with their frame rate and loudness, recording when the server asks, and
+ * the rules of spec §2: the call ends by itself when the last other person leaves, and an outgoing call nobody
+ * answers gives up after 60 s.
+ */
+export class CallSession {
+  private connection: MeetingConnection | null = null;
+  private microphone: MediaStream | null = null;
+  private camera: MediaStreamTrack | null = null;
+  private screen: MediaStreamTrack | null = null;
+  private placeholder: MediaStreamTrack | null = null;
+  private readonly outgoingStream = new MediaStream();
+  private readonly streams = new Map<string, MediaStream>();
+  private participants = new Map<number, string>();
+  private readonly stats = new Map<number, { frameRate: number; audioLevel: number }>();
+  private localAudioLevel = 0;
+  private connectedAt: number | null = null;
+  private reconnecting = false;
+  private droppedAt: number | null = null;
+  private recorder: CallRecorder | null = null;
+  private statsTimer: ReturnType<typeof setInterval> | null = null;
+  private unansweredTimer: ReturnType<typeof setTimeout> | null = null;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private over = false;
+
+  constructor(private readonly options: SessionOptions) {}
+
+  async start(): Promise<void> {
+    // Counted from the moment the call opens, not from when the camera is ready.
+    this.unansweredTimer = setTimeout(() => {
+      if (this.participants.size === 0) void this.hangUp('unanswered');
+    }, config.incomingCallAutoCloseMs);
+    try {
+      const { stream, cameraError } = await acquireCallMedia(true);
+      this.microphone = stream;
+      this.camera = stream.getVideoTracks()[0] ?? null;
+      if (cameraError) this.options.onMediaError('mediaFailed', cameraError);
+    } catch (error) {
+      this.options.onMediaError('mediaFailed', error as Error);
+      await this.hangUp('failed');
+      return;
+    }
+    if (this.over) return this.release();
+    for (const track of this.microphone.getAudioTracks()) this.outgoingStream.addTrack(track);
+    this.placeholder = blankVideoTrack();
+    this.statsTimer = setInterval(() => void this.sample(), 1000);
+    this.emit();
+    await this.connect();
+  }
+
+  snapshot(): SessionSnapshot {
+    const others = [...this.participants.keys()];
+    return {
+      phase: this.reconnecting
+        ? 'reconnecting'
+        : others.length > 0 || this.connectedAt !== null
+          ? 'active'
+          : this.options.outgoing
+            ? 'ringing'
+            : 'connecting',
+      connectedAt: this.connectedAt,
+      remotes: others.map((userId) => ({
+        userId,
+        stream: this.streams.get(this.participants.get(userId)!) ?? null,
+        frameRate: this.stats.get(userId)?.frameRate ?? 0,
+        audioLevel: this.stats.get(userId)?.audioLevel ?? 0,
+      })),
+      localStream: this.previewStream(),
+      localAudioLevel: this.localAudioLevel,
+      muted: !(this.microphone?.getAudioTracks()[0]?.enabled ?? false),
+      cameraOn: this.camera !== null,
+      screenSharing: this.screen !== null,
+    };
+  }
+
+  toggleMute(): void {
+    for (const track of this.microphone?.getAudioTracks() ?? []) track.enabled = !track.enabled;
+    this.emit();
+  }
+
+  async toggleCamera(): Promise<void> {
+    if (this.camera) {
+      this.camera.stop();
+      this.camera = null;
+      await this.sendVideo();
+      return;
+    }
+    try {
+      const track = (await acquireCamera()).getVideoTracks()[0] ?? null;
+      if (!track || this.over) return track?.stop();
+      this.stopScreen();
+      this.camera = track;
+      await this.sendVideo();
+    } catch (error) {
+      this.options.onMediaError('mediaFailed', error as Error);
+    }
+  }
+
+  async toggleScreenShare(): Promise<void> {
+    if (this.screen) {
+      this.stopScreen();
+      await this.sendVideo();
+      return;
+    }
+    try {
+      const track = (await acquireScreen()).getVideoTracks()[0] ?? null;
+      if (!track || this.over) return track?.stop();
+      // The camera and the screen share one video m-line: one replaces the other.
+      this.camera?.stop();
+      this.camera = null;
+      this.screen = track;
+      // The browser's own "Stop sharing" button: back to the blank picture.
+      track.addEventListener('ended', () => {
+        if (this.screen !== track) return;
+        this.screen = null;
+        void this.sendVideo();
+      });
+      await this.sendVideo();
+    } catch (error) {
+      this.options.onMediaError('screenShareFailed', error as Error);
+    }
+  }
+
+  /** Leaves the call: a private call ends for both (spec §7 hang on the chat socket); in a group only I leave. */
+  async hangUp(reason: SessionEnd = 'hungUp'): Promise<void> {
+    if (this.over) return;
+    this.finish(reason);
+    await hangUpCall(this.options.chatId).catch(() => undefined);
+  }
+
+  /** Drops everything without telling the server (the call already ended there). */
+  dispose(): void {
+    if (this.over) return;
+    this.over = true;
+    this.release();
+  }
+
+  private finish(reason: SessionEnd): void {
+    if (this.over) return;
+    this.over = true;
+    this.release();
+    this.options.onEnd(reason);
+  }
+
+  private release(): void {
+    if (this.statsTimer) clearInterval(this.statsTimer);
+    if (this.unansweredTimer) clearTimeout(this.unansweredTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.statsTimer = this.unansweredTimer = this.retryTimer = null;
+    this.recorder?.stop();
+    this.recorder = null;
+    this.connection?.close();
+    this.connection = null;
+    releaseStream(this.microphone);
+    this.camera?.stop();
+    this.screen?.stop();
+    this.placeholder?.stop();
+  }
+
+  private async connect(): Promise<void> {
+    if (this.over) return;
+    let ticket;
+    try {
+      ticket = await callsApi.ticket(this.options.chatId);
+    } catch (error) {
+      // No call runs in the chat any more: it ended while we were away.
+      if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return this.finish('ended');
+      return this.retry();
+    }
+    if (this.over) return;
+    this.connection = new MeetingConnection(
+      this.options.chatId,
+      ticket,
+      this.options.myId,
+      { audio: this.microphone?.getAudioTracks()[0] ?? null, video: this.currentVideo(), stream: this.outgoingStream },
+      {
+        onTrack: (streamId, _track, stream) => {
+          this.streams.set(streamId, stream);
+          this.emit();
+        },
+        onParticipants: (participants) => this.updateParticipants(participants),
+        onRecord: (messageId) => this.record(messageId),
+        onDropped: () => this.retry(),
+        onEnd: (reason: MeetingEnd) => this.finish(reason === 'full' ? 'full' : 'ended'),
+      },
+    );
+    this.connection.pc.addEventListener('connectionstatechange', () => {
+      const state = this.connection?.pc.connectionState;
+      if (state === 'connected' && this.reconnecting) {
+        this.reconnecting = false;
+        this.droppedAt = null;
+        this.emit();
+      } else if (state === 'failed') {
+        this.connection?.close();
+        this.retry();
+      }
+    });
+    this.reconnecting = false;
+    this.emit();
+  }
+
+  /** The socket or the media path dropped: connect again with a fresh ticket, for up to 30 s. */
+  private retry(): void {
+    if (this.over || this.retryTimer) return;
+    this.connection?.close();
+    this.connection = null;
+    this.droppedAt ??= Date.now();
+    if (Date.now() - this.droppedAt > RECONNECT_GIVE_UP_MS) return this.finish('failed');
+    this.reconnecting = true;
+    this.streams.clear();
+    this.emit();
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.connect();
+    }, config.reconnectBaseMs * 2);
+  }
+
+  private updateParticipants(participants: Map<number, string>): void {
+    const hadOthers = this.participants.size > 0;
+    this.participants = participants;
+    if (participants.size > 0 && this.connectedAt === null) this.connectedAt = Date.now();
+    // Spec §2: the call ends by itself when the last other person leaves.
+    if (hadOthers && participants.size === 0) {
+      void this.hangUp('lastLeft');
+      return;
+    }
+    this.emit();
+  }
+
+  private record(messageId: number): void {
+    const track = this.microphone?.getAudioTracks()[0];
+    if (!track || this.recorder) return;
+    this.recorder = new CallRecorder(track, this.options.chatId, messageId, this.options.myRole);
+    this.recorder.start();
+  }
+
+  private currentVideo(): MediaStreamTrack | null {
+    return this.screen ?? this.camera ?? this.placeholder;
+  }
+
+  private async sendVideo(): Promise<void> {
+    await this.connection?.replaceVideo(this.currentVideo());
+    this.emit();
+  }
+
+  private stopScreen(): void {
+    const screen = this.screen;
+    this.screen = null;
+    screen?.stop();
+  }
+
+  private preview: { track: MediaStreamTrack; stream: MediaStream } | null = null;
+
+  /** My preview, the same stream object while the track stays (so the <video> is not re-attached every second). */
+  private previewStream(): MediaStream | null {
+    const video = this.screen ?? this.camera;
+    if (!video) return null;
+    if (this.preview?.track !== video) this.preview = { track: video, stream: new MediaStream([video]) };
+    return this.preview.stream;
+  }
+
+  private async sample(): Promise<void> {
+    const pc = this.connection?.pc;
+    if (!pc) return;
+    const streamOwners = new Map<string, number>();
+    for (const [userId, streamId] of this.participants) {
+      for (const track of this.streams.get(streamId)?.getTracks() ?? []) streamOwners.set(track.id, userId);
+    }
+    const figures = await pollStats(pc, streamOwners);
+    this.localAudioLevel = figures.localAudioLevel;
+    this.stats.clear();
+    for (const [userId, value] of figures.remotes) this.stats.set(userId, value);
+    this.emit();
+  }
+
+  private emit(): void {
+    if (!this.over) this.options.onChange(this.snapshot());
+  }
+}

@@ -1,0 +1,169 @@
+import { config, meetingSocketUrl, type MeetingTicket } from '@messenger/shared';
+
+/** Why a meeting connection closed for good. */
+export type MeetingEnd = 'ended' | 'full' | 'refused';
+
+export interface MeetingHandlers {
+  /** A remote person's media arrived, in the stream the SFU names after them (`u<user id>`). */
+  onTrack(streamId: string, track: MediaStreamTrack, stream: MediaStream): void;
+  /** Who is in the room: user id → stream id. */
+  onParticipants(participants: Map<number, string>): void;
+  /** The server records this call: record my audio for the given call message. */
+  onRecord(messageId: number): void;
+  /** The socket dropped without the call ending: the session reconnects. */
+  onDropped(): void;
+  /** The call is over for this connection. */
+  onEnd(reason: MeetingEnd): void;
+}
+
+type Frame = { event: string; data: string };
+
+/**
+ * One connection to a call's room: the meeting socket (spec §7 frames `{event, data}`, data a JSON string) and
+ * the peer connection with the server's SFU. The server offers, this side answers; candidates that arrive before
+ * an offer is applied wait for it. My microphone and camera go out on the first audio and video m-lines.
+ */
+export class MeetingConnection {
+  readonly pc: RTCPeerConnection;
+  private readonly socket: WebSocket;
+  private pendingCandidates: RTCIceCandidateInit[] = [];
+  private chain: Promise<unknown> = Promise.resolve();
+  private ping: ReturnType<typeof setInterval> | null = null;
+  private published = false;
+  private closed = false;
+
+  constructor(
+    chatId: number,
+    ticket: MeetingTicket,
+    private readonly myId: number,
+    private readonly outgoing: { audio: MediaStreamTrack | null; video: MediaStreamTrack | null; stream: MediaStream },
+    private readonly handlers: MeetingHandlers,
+  ) {
+    this.pc = new RTCPeerConnection({
+      iceServers: ticket.ice_servers,
+      iceTransportPolicy: ticket.ice_transport_policy ?? 'all',
+      bundlePolicy: 'max-bundle',
+    });
+    this.pc.onicecandidate = (event) => {
+      if (event.candidate) this.send('candidate', event.candidate.toJSON());
+    };
+    this.pc.ontrack = (event) => {
+      const stream = event.streams[0];
+      if (stream) handlers.onTrack(stream.id, event.track, stream);
+    };
+    this.socket = new WebSocket(meetingSocketUrl(chatId, ticket.token));
+    this.socket.onopen = () => {
+      this.send('stream', { stream_id: outgoing.stream.id, user_id: myId });
+      this.ping = setInterval(() => this.send('ping', {}), config.pingIntervalMs);
+    };
+    this.socket.onmessage = (message) => {
+      let frame: Frame;
+      try {
+        frame = JSON.parse(String(message.data)) as Frame;
+      } catch {
+        return;
+      }
+      // In order: an offer is applied before the candidates that follow it.
+      this.chain = this.chain.then(() => this.handle(frame)).catch((error: unknown) => console.warn('meeting frame failed', error));
+    };
+    this.socket.onclose = (close) => {
+      if (this.closed) return;
+      // 4009: the room is full; 4403/4404 and the like: refused before the upgrade shows as 1006 without frames.
+      if (close.code === 4009) this.finish('full');
+      else this.drop();
+    };
+  }
+
+  /** Swaps the track on my video m-line (camera, screen or the blank placeholder) without renegotiating. */
+  async replaceVideo(track: MediaStreamTrack | null): Promise<void> {
+    this.outgoing.video = track;
+    const sender = this.videoSender();
+    if (sender) await sender.replaceTrack(track);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.stopTimers();
+    this.socket.onclose = null;
+    if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) this.socket.close(1000);
+    this.pc.close();
+  }
+
+  private async handle(frame: Frame): Promise<void> {
+    const data: unknown = frame.data ? JSON.parse(frame.data) : null;
+    switch (frame.event) {
+      case 'offer':
+        await this.answer(data as RTCSessionDescriptionInit);
+        break;
+      case 'candidate':
+        if (this.pc.remoteDescription) await this.pc.addIceCandidate(data as RTCIceCandidateInit).catch(() => undefined);
+        else this.pendingCandidates.push(data as RTCIceCandidateInit);
+        break;
+      case 'participants': {
+        const entries = Object.entries((data ?? {}) as Record<string, string>).map(([id, stream]) => [Number(id), stream] as const);
+        this.handlers.onParticipants(new Map(entries.filter(([id]) => id !== this.myId)));
+        break;
+      }
+      case 'record_audio':
+        this.handlers.onRecord(Number((data as { message_id: number }).message_id));
+        break;
+      case 'full':
+        this.finish('full');
+        break;
+      case 'ended':
+        this.finish('ended');
+        break;
+      default:
+        break;
+    }
+  }
+
+  private async answer(offer: RTCSessionDescriptionInit): Promise<void> {
+    await this.pc.setRemoteDescription(offer);
+    if (!this.published) {
+      // The server's first audio and video m-lines receive my microphone and camera.
+      const transceivers = this.pc.getTransceivers();
+      const audio = transceivers.find((transceiver) => transceiver.receiver.track.kind === 'audio');
+      const video = transceivers.find((transceiver) => transceiver.receiver.track.kind === 'video');
+      if (audio) {
+        audio.direction = 'sendonly';
+        await audio.sender.replaceTrack(this.outgoing.audio);
+      }
+      if (video) {
+        video.direction = 'sendonly';
+        await video.sender.replaceTrack(this.outgoing.video);
+      }
+      this.published = true;
+    }
+    const answer = await this.pc.createAnswer();
+    await this.pc.setLocalDescription(answer);
+    this.send('answer', this.pc.localDescription);
+    const early = this.pendingCandidates;
+    this.pendingCandidates = [];
+    for (const candidate of early) await this.pc.addIceCandidate(candidate).catch(() => undefined);
+  }
+
+  private videoSender(): RTCRtpSender | null {
+    return this.pc.getTransceivers().find((transceiver) => transceiver.receiver.track.kind === 'video')?.sender ?? null;
+  }
+
+  private send(event: string, data: unknown): void {
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ event, data: JSON.stringify(data) }));
+  }
+
+  private drop(): void {
+    this.close();
+    this.handlers.onDropped();
+  }
+
+  private finish(reason: MeetingEnd): void {
+    this.close();
+    this.handlers.onEnd(reason);
+  }
+
+  private stopTimers(): void {
+    if (this.ping) clearInterval(this.ping);
+    this.ping = null;
+  }
+}

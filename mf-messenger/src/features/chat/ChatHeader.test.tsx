@@ -1,0 +1,89 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { initTestI18n, mockFetch } from '@messenger/shared/testing';
+import { useAuthStore, useCallStore, useContactsStore, useNotificationsStore, useUsersStore, type Chat, type Me } from '@messenger/shared';
+import '../../i18n';
+import { ChatHeader } from './ChatHeader';
+
+const me = { id: 1, name: 'Me', role: 0 } as Me;
+
+function chat(overrides: Partial<Chat> = {}): Chat {
+  return {
+    id: 7,
+    chat_type: 'private',
+    is_secret: false,
+    name: '',
+    avatar: null,
+    chat_avatar: null,
+    participants: [1, 2],
+    owner_id: null,
+    invite_link: null,
+    invite_code: null,
+    interval: 0,
+    created_at: '2026-01-01T00:00:00Z',
+    last_message: null,
+    last_message_at: null,
+    unread_messages: 0,
+    notifications: true,
+    ...overrides,
+  };
+}
+
+function renderHeader(value: Chat) {
+  return render(<ChatHeader chat={value} panelOpen={false} onTogglePanel={() => undefined} searching={false} onToggleSearch={() => undefined} />, {
+    wrapper: MemoryRouter,
+  });
+}
+
+beforeAll(async () => {
+  await initTestI18n();
+});
+
+beforeEach(() => {
+  useAuthStore.setState({ user: me, hasSession: true });
+  useContactsStore.setState({ loaded: true, contacts: [] });
+  useUsersStore.setState({ profiles: { 2: { id: 2, name: 'Dana', username: null, avatar: null, role: 0, deleted: false } } });
+  useCallStore.setState({ active: null, incoming: null, notice: null });
+  useNotificationsStore.setState({ items: [] });
+});
+
+test('the Call button calls the chat, and is disabled while a call is open', async () => {
+  const user = userEvent.setup();
+  const fetch = mockFetch({ 'POST /api/meet/call': { body: { call: { id: 3, chat_id: 7, room_id: 'r-1', message_id: 40 }, joined: false, busy: false } } });
+  renderHeader(chat());
+  const call = screen.getByRole('button', { name: 'Call' });
+  expect(call).toBeEnabled();
+  await user.click(call);
+  expect(fetch).toHaveBeenCalledWith(expect.stringContaining('/api/meet/call'), expect.objectContaining({ method: 'POST' }));
+  expect(JSON.parse(String(fetch.mock.calls[0]![1]!.body))).toEqual({ chat_id: 7 });
+  expect(useCallStore.getState().active).toMatchObject({ chatId: 7, callId: 3, outgoing: true });
+  expect(screen.getByRole('button', { name: 'Call' })).toBeDisabled();
+  act(() => useCallStore.getState().endActive());
+  expect(screen.getByRole('button', { name: 'Call' })).toBeEnabled();
+});
+
+test('a call that cannot be started is reported as an error notification', async () => {
+  const user = userEvent.setup();
+  mockFetch({ 'POST /api/meet/call': { status: 500, body: { error: 'internal', message: 'Internal server error' } } });
+  renderHeader(chat());
+  await user.click(screen.getByRole('button', { name: 'Call' }));
+  expect(useNotificationsStore.getState().items).toEqual([expect.objectContaining({ kind: 'error', text: 'Internal server error' })]);
+  expect(useCallStore.getState().active).toBeNull();
+});
+
+test('groups and secret chats can be called too', () => {
+  renderHeader(chat({ chat_type: 'group', name: 'Team', participants: [1, 2, 3], owner_id: 2, is_secret: true }));
+  expect(screen.getByRole('button', { name: 'Call' })).toBeInTheDocument();
+});
+
+test('no Call button for a deleted person, nor for an admin reading a chat they are not in', () => {
+  useUsersStore.setState({ profiles: { 2: { id: 2, name: '', username: null, avatar: null, role: 0, deleted: true } } });
+  const { unmount } = renderHeader(chat());
+  expect(screen.queryByRole('button', { name: 'Call' })).not.toBeInTheDocument();
+  unmount();
+  useAuthStore.setState({ user: { ...me, role: 2 } });
+  renderHeader(chat({ chat_type: 'group', name: 'Secret', participants: [4, 5], owner_id: 4, is_secret: true }));
+  expect(screen.queryByRole('button', { name: 'Call' })).not.toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Search in this chat' })).toBeInTheDocument();
+});

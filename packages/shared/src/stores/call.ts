@@ -1,0 +1,134 @@
+import { create } from 'zustand';
+import { callsApi } from '../api/endpoints';
+import { ApiError } from '../api/errors';
+import { config } from '../config';
+import type { FlowEvent } from '../model/events';
+import type { PublicUser } from '../model/types';
+
+/** A call someone else started in one of my chats, offered by the incoming call modal. */
+export interface IncomingCall {
+  chatId: number;
+  callId: number;
+  roomId: string;
+  chatType: 'private' | 'group';
+  caller: PublicUser;
+}
+
+/** The call this tab takes part in: the call window shows it. */
+export interface ActiveCall {
+  chatId: number;
+  callId: number;
+  roomId: string;
+  /** I started it and nobody has answered yet (the ring-back plays). */
+  outgoing: boolean;
+}
+
+export type CallNoticeKind = 'rejected' | 'busy' | 'alreadyInCall' | 'mediaFailed' | 'screenShareFailed' | 'failed';
+
+export interface CallNotice {
+  kind: CallNoticeKind;
+  /** The browser's own words, for media failures. */
+  detail?: string;
+  id: number;
+}
+
+export interface CallState {
+  incoming: IncomingCall | null;
+  active: ActiveCall | null;
+  notice: CallNotice | null;
+  /** Calls a chat (or joins its running call) in this tab. */
+  startCall(chatId: number): Promise<void>;
+  /** Accepting opens the meeting room in a new tab (spec §4); this tab forgets the call. */
+  acceptIncoming(): void;
+  rejectIncoming(): Promise<void>;
+  /** The modal closed by itself (nobody answered here). */
+  dismissIncoming(): void;
+  /** This tab's call is over (hung up, ended, failed). */
+  endActive(): void;
+  /** The first other person arrived. */
+  markAnswered(): void;
+  /** Joins the call of a meeting page (`/meet/{room_id}`). */
+  joinRoom(chatId: number, callId: number, roomId: string): void;
+  showNotice(kind: CallNoticeKind, detail?: string): void;
+  clearNotice(): void;
+  /** Applies `call`, `hang` and `call-rejected` from the live connection. */
+  applyEvent(event: FlowEvent, myId: number): void;
+}
+
+let noticeTimer: ReturnType<typeof setTimeout> | null = null;
+let nextNotice = 1;
+
+/** The path of a call's meeting room, a page of our own (spec §4: accepting opens it in a new tab). */
+export function meetingPath(roomId: string, chatId: number): string {
+  return `/meet/${encodeURIComponent(roomId)}?chat=${chatId}`;
+}
+
+/** One store for calls, shared by the shell (events), the messenger (call buttons) and mf-calls (the UI). */
+export const useCallStore = create<CallState>((set, get) => ({
+  incoming: null,
+  active: null,
+  notice: null,
+  startCall: async (chatId) => {
+    if (get().active) {
+      get().showNotice('alreadyInCall');
+      return;
+    }
+    try {
+      const started = await callsApi.start(chatId);
+      if (started.busy) {
+        get().showNotice('busy');
+        return;
+      }
+      set({ active: { chatId, callId: started.call.id, roomId: started.call.room_id, outgoing: !started.joined } });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'already_in_call') get().showNotice('alreadyInCall');
+      else throw error;
+    }
+  },
+  acceptIncoming: () => {
+    const incoming = get().incoming;
+    if (!incoming) return;
+    set({ incoming: null });
+    window.open(meetingPath(incoming.roomId, incoming.chatId), '_blank');
+  },
+  rejectIncoming: async () => {
+    const incoming = get().incoming;
+    if (!incoming) return;
+    set({ incoming: null });
+    await callsApi.reject(incoming.chatId);
+  },
+  dismissIncoming: () => set({ incoming: null }),
+  endActive: () => set({ active: null }),
+  markAnswered: () => {
+    const active = get().active;
+    if (active?.outgoing) set({ active: { ...active, outgoing: false } });
+  },
+  joinRoom: (chatId, callId, roomId) => set({ active: { chatId, callId, roomId, outgoing: false }, incoming: null }),
+  showNotice: (kind, detail) => {
+    if (noticeTimer) clearTimeout(noticeTimer);
+    set({ notice: { kind, id: nextNotice++, ...(detail ? { detail } : {}) } });
+    noticeTimer = setTimeout(() => set({ notice: null }), config.callRejectedNoticeMs);
+  },
+  clearNotice: () => {
+    if (noticeTimer) clearTimeout(noticeTimer);
+    set({ notice: null });
+  },
+  applyEvent: (event, myId) => {
+    if (event.event_type === 'call') {
+      const info = (event as FlowEvent<'call'>).additional_info;
+      if (info.user.id === myId || get().active?.callId === info.call_id) return;
+      set({ incoming: { chatId: info.chat_id, callId: info.call_id, roomId: info.room_id, chatType: info.chat_type, caller: info.user } });
+    } else if (event.event_type === 'hang') {
+      const info = (event as FlowEvent<'hang'>).additional_info;
+      if (get().incoming?.callId === info.call_id) set({ incoming: null });
+      if (get().active?.callId === info.call_id) {
+        set({ active: null });
+        if (info.reason === 'busy') get().showNotice('busy');
+      }
+    } else if (event.event_type === 'call-rejected') {
+      const info = (event as FlowEvent<'call-rejected'>).additional_info;
+      if (get().active?.callId === info.call_id) set({ active: null });
+      get().showNotice('rejected');
+    }
+  },
+}));
