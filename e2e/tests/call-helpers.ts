@@ -16,6 +16,27 @@ export async function watchPeerConnections(context: BrowserContext): Promise<voi
       }
     }
     window.RTCPeerConnection = Watched as typeof RTCPeerConnection;
+    // The sockets too, so a test can cut the meeting socket as a network drop would.
+    const NativeSocket = window.WebSocket;
+    const sockets: WebSocket[] = [];
+    (window as unknown as { __sockets: WebSocket[] }).__sockets = sockets;
+    class WatchedSocket extends NativeSocket {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(url, protocols);
+        sockets.push(this);
+      }
+    }
+    window.WebSocket = WatchedSocket as typeof WebSocket;
+  });
+}
+
+/** Closes the page's open meeting sockets, like a network drop; returns how many there were. */
+export async function dropMeetingSocket(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const sockets = (window as unknown as { __sockets: WebSocket[] }).__sockets ?? [];
+    const open = sockets.filter((socket) => socket.url.includes('/api/meet/') && socket.readyState === WebSocket.OPEN);
+    for (const socket of open) socket.close(4000, 'test: network drop');
+    return open.length;
   });
 }
 
@@ -82,4 +103,9 @@ export async function acceptIncoming(page: Page): Promise<Page> {
   const [meeting] = await Promise.all([page.context().waitForEvent('page'), incoming.getByRole('button', { name: 'Accept' }).click()]);
   await expect(incoming).toBeHidden();
   return meeting;
+}
+
+/** How many peer connections the page has made so far (a reconnect makes a new one). */
+export async function peerConnectionsMade(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __peerConnections: RTCPeerConnection[] }).__peerConnections.length);
 }

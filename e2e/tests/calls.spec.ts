@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { addContact, newPhone, openChatWith, signUpInBrowser } from './fixtures';
-import { acceptIncoming, callWindow, expectReceivingFrom, watchPeerConnections } from './call-helpers';
+import { acceptIncoming, callWindow, dropMeetingSocket, expectReceivingFrom, mediaFigures, peerConnectionsMade, watchPeerConnections } from './call-helpers';
 import { RELAY_BASE_URL } from './relay-server';
 
 const contexts: BrowserContext[] = [];
@@ -58,6 +58,28 @@ test('A calls B, B accepts in a new tab, both see and hear each other, A hangs u
   await expect(anna.getByRole('button', { name: /^Open the chat with Boris\. Outgoing call, \d\d:\d\d/ })).toBeVisible();
   await boris.getByRole('tab', { name: 'Calls' }).click();
   await expect(boris.getByRole('button', { name: /^Open the chat with Anna\. Incoming call, \d\d:\d\d/ })).toBeVisible();
+});
+
+test('the meeting connection drops and comes back: the call goes on with picture and sound', async ({ browser }) => {
+  const { anna, boris } = await twoPeople(browser);
+  await anna.getByRole('button', { name: 'Call', exact: true }).click();
+  const meeting = await acceptIncoming(boris);
+  await expectReceivingFrom(anna, 1);
+
+  const made = await peerConnectionsMade(anna);
+  expect(await dropMeetingSocket(anna)).toBe(1);
+  // Anna's tab connects again with a fresh ticket (a new peer connection); the SFU replaces her old one.
+  await expect.poll(() => peerConnectionsMade(anna), { timeout: 15_000 }).toBe(made + 1);
+  await expect.poll(async () => (await mediaFigures(anna)).framesDecoded.length, { timeout: 15_000 }).toBe(1);
+  await expectReceivingFrom(anna, 1);
+  // Boris receives Anna again: his decoded frames keep growing after her return.
+  const decoded = async () => (await mediaFigures(meeting)).framesDecoded.reduce((sum, frames) => sum + frames, 0);
+  const afterReturn = await decoded();
+  await expect.poll(decoded, { timeout: 15_000 }).toBeGreaterThan(afterReturn + 10);
+  await expect(callWindow(anna, 'Boris').getByText('2 participants')).toBeVisible();
+  await expect(callWindow(meeting, 'Anna').getByText('2 participants')).toBeVisible();
+  await callWindow(anna, 'Boris').getByRole('button', { name: 'Hang up' }).click();
+  await expect(callWindow(meeting, 'Anna')).toBeHidden();
 });
 
 test('a declined call: the caller is told, and the call window closes', async ({ browser }) => {

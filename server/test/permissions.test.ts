@@ -305,6 +305,7 @@ describe('permission matrix: every route × every kind of caller', () => {
     { route: 'GET /api/meet/get-token', variant: 'G', expect: [401, 404, 404, 404, 200, 200, 404, 404], setup: (_as, w) => callIn(w.G, w.actors.owner), call: (as, w) => req(as, 'GET', `/meet/get-token?chat_id=${w.G}`), check: noDataWhenRefused },
     { route: 'GET /api/meet/participants', variant: 'G', expect: [401, 404, 404, 404, 200, 200, 404, 404], setup: (_as, w) => callIn(w.G, w.actors.owner), call: (as, w) => req(as, 'GET', `/meet/participants?chat_id=${w.G}`), check: noDataWhenRefused },
     { route: 'GET /api/chat/call-id', variant: 'G', expect: [401, 404, 404, 404, 200, 200, 404, 404], setup: (_as, w) => callIn(w.G, w.actors.owner), call: (as, w) => req(as, 'GET', `/chat/call-id?chat_id=${w.G}`), check: noDataWhenRefused },
+    { route: 'GET /api/chat/recording', variant: 'G', expect: [401, 403, 403, 403, 403, 403, 403, 200], call: (as, w) => req(as, 'GET', `/chat/recording?chat_id=${w.G}`) },
     { route: 'PUT /api/chat/recording', variant: 'G off', expect: [401, 403, 403, 403, 403, 403, 403, 200], call: (as, w) => req(as, 'PUT', '/chat/recording', { chat_id: w.G, enabled: false }) },
     {
       route: 'GET /api/meet/room/:chatId/websocket',

@@ -33,7 +33,7 @@ export interface SessionSnapshot {
   screenSharing: boolean;
 }
 
-export type SessionEnd = 'hungUp' | 'ended' | 'full' | 'unanswered' | 'lastLeft' | 'failed';
+export type SessionEnd = 'hungUp' | 'ended' | 'full' | 'unanswered' | 'lastLeft' | 'failed' | 'noMedia';
 
 export interface SessionOptions {
   chatId: number;
@@ -49,6 +49,8 @@ export interface SessionOptions {
 }
 
 const RECONNECT_GIVE_UP_MS = 30_000;
+/** How long a call waits for someone to come back after the last other person's connection went away. */
+const LAST_LEFT_GRACE_MS = 5_000;
 
 /**
  * A call as this tab takes part in it: my media, the connection with the SFU (re-established if the meeting
@@ -74,6 +76,7 @@ export class CallSession {
   private statsTimer: ReturnType<typeof setInterval> | null = null;
   private unansweredTimer: ReturnType<typeof setTimeout> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastLeftTimer: ReturnType<typeof setTimeout> | null = null;
   private over = false;
 
   constructor(private readonly options: SessionOptions) {}
@@ -90,7 +93,7 @@ export class CallSession {
       if (cameraError) this.options.onMediaError('mediaFailed', cameraError);
     } catch (error) {
       this.options.onMediaError('mediaFailed', error as Error);
-      await this.hangUp('failed');
+      await this.hangUp('noMedia');
       return;
     }
     if (this.over) return this.release();
@@ -199,7 +202,8 @@ export class CallSession {
     if (this.statsTimer) clearInterval(this.statsTimer);
     if (this.unansweredTimer) clearTimeout(this.unansweredTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.statsTimer = this.unansweredTimer = this.retryTimer = null;
+    if (this.lastLeftTimer) clearTimeout(this.lastLeftTimer);
+    this.statsTimer = this.unansweredTimer = this.retryTimer = this.lastLeftTimer = null;
     this.recorder?.stop();
     this.recorder = null;
     this.connection?.close();
@@ -272,10 +276,17 @@ export class CallSession {
     const hadOthers = this.participants.size > 0;
     this.participants = participants;
     if (participants.size > 0 && this.connectedAt === null) this.connectedAt = Date.now();
-    // Spec §2: the call ends by itself when the last other person leaves.
-    if (hadOthers && participants.size === 0) {
-      void this.hangUp('lastLeft');
-      return;
+    if (participants.size > 0 && this.lastLeftTimer) {
+      clearTimeout(this.lastLeftTimer);
+      this.lastLeftTimer = null;
+    }
+    // Spec §2: the call ends by itself when the last other person leaves — after a short grace, so someone whose
+    // connection dropped for a moment can come back into the same call.
+    if (hadOthers && participants.size === 0 && !this.lastLeftTimer) {
+      this.lastLeftTimer = setTimeout(() => {
+        this.lastLeftTimer = null;
+        if (this.participants.size === 0) void this.hangUp('lastLeft');
+      }, LAST_LEFT_GRACE_MS);
     }
     this.emit();
   }

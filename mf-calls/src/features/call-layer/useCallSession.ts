@@ -30,7 +30,9 @@ export function useCallSession(active: ActiveCall): { snapshot: SessionSnapshot 
         setSnapshot(next);
         if (next.remotes.length > 0) useCallStore.getState().markAnswered();
       },
-      onEnd: () => {
+      onEnd: (reason) => {
+        if (reason === 'full') callNotice('roomFull');
+        if (reason === 'failed') callNotice('connectionLost');
         if (useCallStore.getState().active?.callId === active.callId) useCallStore.getState().endActive();
       },
       onMediaError: (kind, error) => callNotice(kind, error),

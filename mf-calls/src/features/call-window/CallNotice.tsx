@@ -1,7 +1,7 @@
 import { config, i18n, useNotificationsStore, type NotificationKind } from '@messenger/shared';
 
 /** The call notices of spec §4 and §8. */
-export type CallNoticeKind = 'rejected' | 'busy' | 'alreadyInCall' | 'mediaFailed' | 'screenShareFailed';
+export type CallNoticeKind = 'rejected' | 'busy' | 'alreadyInCall' | 'mediaFailed' | 'screenShareFailed' | 'roomFull' | 'connectionLost';
 
 const NOTICES: Record<CallNoticeKind, { key: string; kind: NotificationKind; ms?: number }> = {
   rejected: { key: 'calls:notice.callRejected', kind: 'warning', ms: config.callRejectedNoticeMs },
@@ -9,6 +9,8 @@ const NOTICES: Record<CallNoticeKind, { key: string; kind: NotificationKind; ms?
   alreadyInCall: { key: 'calls:notice.alreadyInCall', kind: 'warning' },
   mediaFailed: { key: 'calls:notice.mediaFailed', kind: 'error' },
   screenShareFailed: { key: 'calls:notice.screenShareFailed', kind: 'error' },
+  roomFull: { key: 'calls:notice.roomFull', kind: 'warning' },
+  connectionLost: { key: 'calls:notice.connectionLost', kind: 'error' },
 };
 
 function messageOf(error: unknown): string {

@@ -12,6 +12,8 @@ export function messagePreview(message: Pick<Message, 'type' | 'text' | 'file'>)
       return i18n.t('messenger:chat.voiceMessage');
     case 'document':
       return message.file?.name ?? i18n.t('messenger:chat.kindDocument');
+    case 'call':
+      return i18n.t('messenger:chat.kindCall');
     default:
       return '';
   }

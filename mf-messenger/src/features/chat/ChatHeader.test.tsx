@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { initTestI18n, mockFetch } from '@messenger/shared/testing';
@@ -77,13 +77,50 @@ test('groups and secret chats can be called too', () => {
   expect(screen.getByRole('button', { name: 'Call' })).toBeInTheDocument();
 });
 
-test('no Call button for a deleted person, nor for an admin reading a chat they are not in', () => {
+test('no Call button for a deleted person, nor for an admin reading a chat they are not in', async () => {
   useUsersStore.setState({ profiles: { 2: { id: 2, name: '', username: null, avatar: null, role: 0, deleted: true } } });
   const { unmount } = renderHeader(chat());
   expect(screen.queryByRole('button', { name: 'Call' })).not.toBeInTheDocument();
   unmount();
   useAuthStore.setState({ user: { ...me, role: 2 } });
+  mockFetch({ 'GET /api/chat/recording': { body: { chat_id: 7, recording: false } } });
   renderHeader(chat({ chat_type: 'group', name: 'Secret', participants: [4, 5], owner_id: 4, is_secret: true }));
   expect(screen.queryByRole('button', { name: 'Call' })).not.toBeInTheDocument();
   expect(screen.getByRole('button', { name: 'Search in this chat' })).toBeInTheDocument();
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Record calls', pressed: false })).toBeEnabled());
+});
+
+test('admins see whether calls are recorded and switch it; others have no such button', async () => {
+  const user = userEvent.setup();
+  const fetch = mockFetch({
+    'GET /api/chat/recording': { body: { chat_id: 7, recording: true } },
+    'PUT /api/chat/recording': { body: { chat_id: 7, recording: false } },
+  });
+  const { unmount } = renderHeader(chat());
+  expect(screen.queryByRole('button', { name: 'Record calls' })).not.toBeInTheDocument();
+  expect(fetch).not.toHaveBeenCalled();
+  unmount();
+
+  useAuthStore.setState({ user: { ...me, role: 2 } });
+  renderHeader(chat());
+  const record = await screen.findByRole('button', { name: 'Record calls', pressed: true });
+  expect(fetch).toHaveBeenCalledWith(expect.stringContaining('/api/chat/recording?chat_id=7'), expect.objectContaining({ method: 'GET' }));
+  await user.click(record);
+  expect(await screen.findByRole('button', { name: 'Record calls', pressed: false })).toBeEnabled();
+  const put = fetch.mock.calls.find(([, init]) => init?.method === 'PUT');
+  expect(JSON.parse(String(put![1]!.body))).toEqual({ chat_id: 7, enabled: false });
+  expect(useNotificationsStore.getState().items).toEqual([]);
+});
+
+test('a recording switch the server refuses is reported as an error notification', async () => {
+  const user = userEvent.setup();
+  useAuthStore.setState({ user: { ...me, role: 2 } });
+  mockFetch({
+    'GET /api/chat/recording': { body: { chat_id: 7, recording: false } },
+    'PUT /api/chat/recording': { status: 500, body: { error: 'internal', message: 'Internal server error' } },
+  });
+  renderHeader(chat());
+  await user.click(await screen.findByRole('button', { name: 'Record calls', pressed: false }));
+  expect(useNotificationsStore.getState().items).toEqual([expect.objectContaining({ kind: 'error', text: 'Internal server error' })]);
+  expect(screen.getByRole('button', { name: 'Record calls', pressed: false })).toBeEnabled();
 });

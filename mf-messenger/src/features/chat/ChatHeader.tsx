@@ -1,10 +1,12 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
   Avatar,
   ConfirmDialog,
   Icon,
+  Role,
+  callsApi,
   chatDisplay,
   chatsApi,
   errorText,
@@ -28,17 +30,31 @@ interface ChatHeaderProps {
   onToggleSearch: () => void;
 }
 
-/** Who the chat is with, and its actions: call, search, auto-delete timer, mute, delete or leave. */
+/** A recording dot: filled while calls are recorded, a ring otherwise (hidden from screen readers). */
+function RecordIcon({ on }: { on: boolean }) {
+  return (
+    <svg width={20} height={20} viewBox="0 0 24 24" aria-hidden="true" focusable="false" style={{ flex: 'none', verticalAlign: 'middle' }}>
+      <circle cx="12" cy="12" r="7" fill={on ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="2" />
+    </svg>
+  );
+}
+
+/** Who the chat is with, and its actions: call, call recording (admins), search, auto-delete timer, mute, delete or leave. */
 export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggleSearch }: ChatHeaderProps) {
   const { t, i18n } = useTranslation('messenger');
   const navigate = useNavigate();
   const me = useAuthStore((state) => state.user?.id ?? 0);
+  const isAdmin = useAuthStore((state) => (state.user?.role ?? 0) >= Role.admin);
   const contacts = useContactsStore((state) => state.contacts);
   const profiles = useUsersStore((state) => state.profiles);
   const { name, avatar, peerId } = chatDisplay(chat, me, contacts, profiles);
   const inCall = useCallStore((state) => state.active !== null);
   const [timerOpen, setTimerOpen] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  // Whether this chat's calls are recorded, as last loaded or saved (kept per chat, so another chat starts unknown).
+  const [recordingState, setRecordingState] = useState<{ chatId: number; recording: boolean } | null>(null);
+  const [savingRecording, setSavingRecording] = useState(false);
+  const recording = recordingState?.chatId === chat.id ? recordingState.recording : null;
   const isGroup = chat.chat_type === 'group';
   const observer = !chat.participants.includes(me);
   const leaving = isGroup && chat.owner_id !== me && !observer;
@@ -53,6 +69,35 @@ export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggle
       await useCallStore.getState().startCall(chat.id);
     } catch (error) {
       useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:chat.callFailed') });
+    }
+  };
+
+  useEffect(() => {
+    if (!isAdmin) return;
+    let cancelled = false;
+    callsApi.recording(chat.id).then(
+      (result) => {
+        if (!cancelled) setRecordingState({ chatId: chat.id, recording: result.recording });
+      },
+      (error: unknown) => {
+        if (!cancelled) useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:chat.recordingFailed') });
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [chat.id, isAdmin]);
+
+  const toggleRecording = async () => {
+    if (recording === null) return;
+    setSavingRecording(true);
+    try {
+      const result = await callsApi.setRecording(chat.id, !recording);
+      setRecordingState({ chatId: result.chat_id, recording: result.recording });
+    } catch (error) {
+      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:chat.recordingFailed') });
+    } finally {
+      setSavingRecording(false);
     }
   };
 
@@ -98,6 +143,18 @@ export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggle
         {canCall && (
           <button type="button" className="ui-icon-button" aria-label={t('chat.call')} disabled={inCall} onClick={() => void call()}>
             <PhoneIcon />
+          </button>
+        )}
+        {isAdmin && (
+          <button
+            type="button"
+            className="ui-icon-button"
+            aria-label={t('chat.recordCalls')}
+            aria-pressed={recording === true}
+            disabled={recording === null || savingRecording}
+            onClick={() => void toggleRecording()}
+          >
+            <RecordIcon on={recording === true} />
           </button>
         )}
         <button type="button" className="ui-icon-button" aria-label={t('chat.search')} aria-pressed={searching} onClick={onToggleSearch}>

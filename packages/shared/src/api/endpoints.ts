@@ -133,6 +133,8 @@ export const callsApi = {
   participants: (chatId: number) =>
     api.get<{ participants: Record<string, string> }>('/meet/participants', { chat_id: chatId }).then((response) => response.participants),
   running: (chatId: number) => api.get<{ call_id: number; room_id: string; message_id: number | null }>('/chat/call-id', { chat_id: chatId }),
+  /** Admins only: whether this chat's calls are recorded. */
+  recording: (chatId: number) => api.get<{ chat_id: number; recording: boolean }>('/chat/recording', { chat_id: chatId }),
   /** Admins only: record the audio of this chat's calls. */
   setRecording: (chatId: number, enabled: boolean) => api.put<{ chat_id: number; recording: boolean }>('/chat/recording', { chat_id: chatId, enabled }),
 };

@@ -1,6 +1,6 @@
 import type { App } from '../../http/types.js';
 import { caller } from '../../http/types.js';
-import { ChatBody, ChatQuery, RecordingBody } from './schemas.js';
+import { ChatBody, ChatQuery, RecordingBody, RecordingQuery } from './schemas.js';
 
 interface CallRow extends Record<string, unknown> {
   id: number;
@@ -66,6 +66,10 @@ export async function callsRoutes(app: App): Promise<void> {
 
   // Spec §7 names a `token` parameter; the bearer token is what authorises it here.
   app.get('/chat/call-id', { schema: { querystring: ChatQuery } }, async (request) => calls.callId(caller(request).id, request.query.chat_id));
+
+  app.get('/chat/recording', { schema: { querystring: RecordingQuery } }, async (request) =>
+    calls.recording(caller(request).id, request.query.chat_id),
+  );
 
   app.put('/chat/recording', { schema: { body: RecordingBody } }, async (request) =>
     calls.setRecording(caller(request).id, request.body.chat_id, request.body.enabled),

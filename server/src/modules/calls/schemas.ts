@@ -4,6 +4,7 @@ const ChatId = Type.Integer({ minimum: 1 });
 
 export const ChatBody = Type.Object({ chat_id: ChatId }, { additionalProperties: false });
 export const ChatQuery = Type.Object({ chat_id: ChatId, token: Type.Optional(Type.String({ maxLength: 2000 })) });
+export const RecordingQuery = Type.Object({ chat_id: ChatId });
 export const RecordingBody = Type.Object({ chat_id: ChatId, enabled: Type.Boolean() }, { additionalProperties: false });
 export const MeetSocketParams = Type.Object({ chatId: ChatId });
 export const MeetSocketQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 2000 }) });

@@ -164,6 +164,14 @@ export class CallsService {
     return { call_id: call.id, room_id: call.room_id, message_id: call.message_id };
   }
 
+  /** Whether this chat's calls are recorded; admins only, as switching it. */
+  async recording(userId: number, chatId: number): Promise<{ chat_id: number; recording: boolean }> {
+    await loadAdmin(this.db, userId);
+    const [row] = await this.db.query<{ recording: boolean }>('SELECT recording FROM chats WHERE id = $1', [chatId]);
+    if (!row) throw chatUnavailable();
+    return { chat_id: chatId, recording: row.recording };
+  }
+
   /** Admins switch recording of a chat's calls on or off (docs/decisions.md). */
   async setRecording(userId: number, chatId: number, enabled: boolean): Promise<{ chat_id: number; recording: boolean }> {
     await loadAdmin(this.db, userId);

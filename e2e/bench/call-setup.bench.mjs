@@ -1,0 +1,157 @@
+// Call set-up benchmark (figures, not pass/fail): Anna calls Boris in Chromium (fake camera and microphone), Boris
+// accepts; the time from his click on Accept to the first decoded remote video frame, on his side (the meeting
+// tab the accept opens) and on hers, over 10 calls. Runs against the production build on a fresh database.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomInt } from 'node:crypto';
+import { chromium } from '@playwright/test';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CALLS = Number(process.env.BENCH_CALLS ?? 10);
+const port = 18_000 + randomInt(0, 900);
+const base = `http://127.0.0.1:${port}`;
+const dataDir = mkdtempSync(join(tmpdir(), 'msgr-bench-'));
+
+const server = spawn(process.execPath, [join(root, 'server', 'dist', 'main.js')], {
+  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', OTP_PER_IP_PER_HOUR: '1000' },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+
+async function waitForServer() {
+  for (let i = 0; i < 120; i += 1) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error('server did not start');
+}
+
+async function api(method, path, { token, body } = {}) {
+  const response = await fetch(`${base}/api${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+async function signUp(name) {
+  const phone = `+49151${String(randomInt(0, 1e8)).padStart(8, '0')}`;
+  await api('POST', '/auth/send-code', { body: { phone } });
+  const { code } = await api('GET', `/dev/sms?phone=${encodeURIComponent(phone)}`);
+  const { jwt_info } = await api('POST', '/auth/sign-in', { body: { phone, code } });
+  await api('PUT', '/user/edit', { token: jwt_info.access_token, body: { name } });
+  const { user } = await api('GET', '/user', { token: jwt_info.access_token });
+  return { ...jwt_info, id: user.id, phone };
+}
+
+/** Remembers the page's peer connections, to read their statistics. */
+function watchPeerConnections() {
+  const Native = window.RTCPeerConnection;
+  const made = [];
+  window.__peerConnections = made;
+  window.RTCPeerConnection = class extends Native {
+    constructor(configuration) {
+      super(configuration);
+      made.push(this);
+    }
+  };
+}
+
+/** Resolves with the wall-clock time at which the page first has a decoded remote video frame (polled every 10 ms). */
+function firstDecodedFrameAt() {
+  return new Promise((resolve) => {
+    const poll = async () => {
+      for (const pc of window.__peerConnections ?? []) {
+        if (pc.connectionState === 'closed') continue;
+        const report = await pc.getStats();
+        let decoded = false;
+        report.forEach((entry) => {
+          if (entry.type === 'inbound-rtp' && entry.kind === 'video' && entry.framesDecoded > 0) decoded = true;
+        });
+        if (decoded) return resolve(Date.now());
+      }
+      setTimeout(poll, 10);
+    };
+    void poll();
+  });
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+let browser;
+try {
+  await waitForServer();
+  const anna = await signUp('Anna');
+  const boris = await signUp('Boris');
+  const { chat } = await api('POST', '/chat/create', { token: anna.access_token, body: { chat_type: 'private', participants: [boris.id] } });
+
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      '--autoplay-policy=no-user-gesture-required',
+      '--allow-loopback-in-peer-connection',
+      '--disable-features=WebRtcHideLocalIpsWithMdns',
+    ],
+  });
+  const open = async (person) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ['camera', 'microphone'] });
+    await context.addCookies([
+      { name: 'msgr_access_token', value: person.access_token, url: base },
+      { name: 'msgr_refresh_token', value: person.refresh_token, url: base },
+    ]);
+    await context.addInitScript(watchPeerConnections);
+    const page = await context.newPage();
+    await page.goto(`${base}/${chat.id}`);
+    return page;
+  };
+  const annaPage = await open(anna);
+  const borisPage = await open(boris);
+
+  const callee = [];
+  const caller = [];
+  for (let i = 0; i < CALLS; i += 1) {
+    await annaPage.getByRole('button', { name: 'Call', exact: true }).click();
+    const incoming = borisPage.getByRole('alertdialog', { name: 'Incoming call' });
+    await incoming.waitFor();
+    const annaFrame = annaPage.evaluate(firstDecodedFrameAt);
+    const opened = borisPage.context().waitForEvent('page');
+    const accepted = Date.now();
+    await incoming.getByRole('button', { name: 'Accept' }).click();
+    const meeting = await opened;
+    const borisFrameAt = await meeting.evaluate(firstDecodedFrameAt);
+    callee.push(borisFrameAt - accepted);
+    caller.push((await annaFrame) - accepted);
+    await annaPage.getByRole('dialog', { name: 'Boris' }).getByRole('button', { name: 'Hang up' }).click();
+    await meeting.getByText('The call has ended.').waitFor();
+    await meeting.close();
+    await annaPage.getByRole('dialog', { name: 'Boris' }).waitFor({ state: 'hidden' });
+  }
+  const line = (name, values) =>
+    `${name}: p50 ${percentile(values, 50)} ms, p90 ${percentile(values, 90)} ms (min ${Math.min(...values)}, max ${Math.max(...values)})`;
+  console.log(`\nCall set-up, accept → first decoded remote video frame, ${CALLS} calls through the SFU:`);
+  console.log(`  ${line('callee (the meeting tab the accept opens)', callee)}`);
+  console.log(`  ${line('caller', caller)}`);
+} finally {
+  await browser?.close();
+  server.kill();
+  rmSync(dataDir, { recursive: true, force: true });
+}
