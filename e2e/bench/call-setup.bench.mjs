@@ -1,57 +1,11 @@
 // Call set-up benchmark (figures, not pass/fail): Anna calls Boris in Chromium (fake camera and microphone), Boris
 // accepts; the time from his click on Accept to the first decoded remote video frame, on his side (the meeting
 // tab the accept opens) and on hers, over 10 calls. Runs against the production build on a fresh database.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { randomInt } from 'node:crypto';
 import { chromium } from '@playwright/test';
+import { startBenchServer } from './server.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CALLS = Number(process.env.BENCH_CALLS ?? 10);
-const port = 18_000 + randomInt(0, 900);
-const base = `http://127.0.0.1:${port}`;
-const dataDir = mkdtempSync(join(tmpdir(), 'msgr-bench-'));
-
-const server = spawn(process.execPath, [join(root, 'server', 'dist', 'main.js')], {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', OTP_PER_IP_PER_HOUR: '1000' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-
-async function waitForServer() {
-  for (let i = 0; i < 120; i += 1) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error('server did not start');
-}
-
-async function api(method, path, { token, body } = {}) {
-  const response = await fetch(`${base}/api${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-async function signUp(name) {
-  const phone = `+49151${String(randomInt(0, 1e8)).padStart(8, '0')}`;
-  await api('POST', '/auth/send-code', { body: { phone } });
-  const { code } = await api('GET', `/dev/sms?phone=${encodeURIComponent(phone)}`);
-  const { jwt_info } = await api('POST', '/auth/sign-in', { body: { phone, code } });
-  await api('PUT', '/user/edit', { token: jwt_info.access_token, body: { name } });
-  const { user } = await api('GET', '/user', { token: jwt_info.access_token });
-  return { ...jwt_info, id: user.id, phone };
-}
+const { base, api, signUp, stop } = await startBenchServer();
 
 /** Remembers the page's peer connections, to read their statistics. */
 function watchPeerConnections() {
@@ -92,7 +46,6 @@ function percentile(values, p) {
 
 let browser;
 try {
-  await waitForServer();
   const anna = await signUp('Anna');
   const boris = await signUp('Boris');
   const { chat } = await api('POST', '/chat/create', { token: anna.access_token, body: { chat_type: 'private', participants: [boris.id] } });
@@ -152,6 +105,5 @@ try {
   console.log(`  ${line('caller', caller)}`);
 } finally {
   await browser?.close();
-  server.kill();
-  rmSync(dataDir, { recursive: true, force: true });
+  stop();
 }

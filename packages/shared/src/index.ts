@@ -34,6 +34,7 @@ export { displayName, type Nameable } from './rules/display-name';
 export { avatarPlaceholder, AVATAR_GRADIENTS } from './rules/avatar';
 export { normalizeSearch, matchesSearch, filterContacts } from './rules/search';
 export { formatListTime, formatDetailedTime, formatMessageTime } from './rules/time';
+export { formatCallDuration, unansweredCall, type UnansweredCall } from './rules/calls';
 export {
   sanitizePhoneInput,
   formatPhoneAsYouType,

@@ -10,8 +10,10 @@ import {
   displayName,
   errorText,
   eventBus,
+  formatCallDuration,
   formatListTime,
   matchesSearch,
+  unansweredCall,
   useAuthStore,
   useChatsStore,
   useContactsStore,
@@ -20,7 +22,6 @@ import {
   useUsersStore,
   type CallRecord,
 } from '@messenger/shared';
-import { formatCallDuration } from '../call-window/format';
 
 type Load = { state: 'loading' } | { state: 'failed'; error: string } | { state: 'loaded'; calls: CallRecord[] };
 
@@ -142,17 +143,7 @@ function CallList({ calls }: { calls: CallRecord[] }) {
  * declined or busy for one that never connected; 'Not connected' when the server does not say why.
  */
 function outcome(call: CallRecord, t: TFunction): string | null {
-  const outgoing = call.direction === 'outgoing';
   if (call.connected) return typeof call.duration_seconds === 'number' ? formatCallDuration(call.duration_seconds * 1000) : null;
-  switch (call.status) {
-    case 'missed':
-      return outgoing ? t('calls.noAnswer') : t('calls.missed');
-    case 'rejected':
-      return t('calls.declined');
-    case 'busy':
-      // The person called was in another call: busy for the caller, a missed call for them.
-      return outgoing ? t('calls.busy') : t('calls.missed');
-    default:
-      return t('calls.notConnected');
-  }
+  const unanswered = unansweredCall(call.status, call.direction === 'outgoing');
+  return unanswered ? t(`calls.${unanswered}`) : t('calls.notConnected');
 }

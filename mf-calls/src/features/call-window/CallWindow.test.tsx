@@ -4,7 +4,6 @@ import { initTestI18n } from '@messenger/shared/testing';
 import '../../i18n';
 import { useRinging } from '../sounds/ringing';
 import { CallWindow } from './CallWindow';
-import { formatCallDuration } from './format';
 import type { CallActions, CallViewState, RemoteParticipant } from './types';
 
 jest.mock('../sounds/ringing', () => ({ useRinging: jest.fn() }));
@@ -79,16 +78,6 @@ const windowRect = (dialog: HTMLElement) => ({
   height: parseFloat(dialog.style.height),
 });
 
-describe('formatCallDuration', () => {
-  test('is mm:ss under an hour and hh:mm:ss from one hour on', () => {
-    expect(formatCallDuration(0)).toBe('00:00');
-    expect(formatCallDuration(65_400)).toBe('01:05');
-    expect(formatCallDuration(3_599_999)).toBe('59:59');
-    expect(formatCallDuration(3_600_000)).toBe('01:00:00');
-    expect(formatCallDuration(3_661_000)).toBe('01:01:01');
-    expect(formatCallDuration(-5_000)).toBe('00:00');
-  });
-});
 
 test('is a non-modal dialog named by the call title, showing the participant count', () => {
   const { rerender } = render(<CallWindow state={state()} actions={actions()} />);

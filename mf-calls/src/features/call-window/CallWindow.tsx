@@ -1,8 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Avatar } from '@messenger/shared';
+import { Avatar, formatCallDuration } from '@messenger/shared';
 import { useRinging } from '../sounds/ringing';
-import { formatCallDuration } from './format';
 import { centredRect, clampRect, keyResize, moveRect, resizeRect, viewportSize, type Edge, type Rect } from './geometry';
 import { CallIcon } from './icons';
 import { RemoteTile, SelfView } from './Tiles';

@@ -5,7 +5,7 @@ import { initTestI18n } from '@messenger/shared/testing';
 import { useAuthStore, type Chat, type ChatMessage, type Me } from '@messenger/shared';
 import '../../i18n';
 import { MessageBubble } from './MessageBubble';
-import { CallContent, callOutcomeOf, formatCallLength } from './CallBubble';
+import { CallContent, callOutcomeOf } from './CallBubble';
 
 const chat = {
   id: 7,
@@ -90,11 +90,4 @@ test('the outcome is read from the message meta when the server puts it there, a
   expect(callOutcomeOf(callMessage(1, { call_status: 'ended', duration_seconds: 12.7 }))).toEqual({ status: 'ended', durationSeconds: 12 });
   render(<MessageBubble message={callMessage(2, { call_status: 'missed' })} chat={chat} own={false} showSender={false} />, { wrapper: MemoryRouter });
   expect(screen.getByRole('group', { name: 'Incoming call, Missed' })).toBeInTheDocument();
-});
-
-test('call lengths read mm:ss, and hh:mm:ss from one hour on', () => {
-  expect(formatCallLength(0)).toBe('00:00');
-  expect(formatCallLength(59)).toBe('00:59');
-  expect(formatCallLength(3599)).toBe('59:59');
-  expect(formatCallLength(3600)).toBe('01:00:00');
 });

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useAuthStore, type ChatMessage } from '@messenger/shared';
+import { formatCallDuration, unansweredCall, useAuthStore, type ChatMessage, type UnansweredCall } from '@messenger/shared';
 import { PhoneIcon } from './CallIcon';
 
 /** How a call ended, as far as the message knows it. */
@@ -24,17 +24,6 @@ export function callOutcomeOf(message: Pick<ChatMessage, 'meta'>): CallOutcome |
     status: status as CallOutcome['status'],
     durationSeconds: typeof duration === 'number' && Number.isFinite(duration) && duration >= 0 ? Math.floor(duration) : null,
   };
-}
-
-const pad = (value: number) => String(value).padStart(2, '0');
-
-/** A call's length as the call window's timer shows it (spec §2): mm:ss, and hh:mm:ss from one hour on. */
-export function formatCallLength(totalSeconds: number): string {
-  const total = Math.max(0, Math.floor(totalSeconds));
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = total % 60;
-  return hours > 0 ? `${pad(hours)}:${pad(minutes)}:${pad(seconds)}` : `${pad(minutes)}:${pad(seconds)}`;
 }
 
 /**
@@ -68,17 +57,16 @@ export function CallContent({ message, outcome = callOutcomeOf(message) }: { mes
   );
 }
 
+const UNANSWERED_KEYS: Record<UnansweredCall, string> = {
+  noAnswer: 'chat.callNoAnswer',
+  missed: 'chat.callMissed',
+  declined: 'chat.callDeclined',
+  busy: 'chat.callBusy',
+};
+
 function outcomeText(outcome: CallOutcome | null, outgoing: boolean, t: (key: string) => string): string | null {
   if (!outcome) return null;
-  switch (outcome.status) {
-    case 'missed':
-      return outgoing ? t('chat.callNoAnswer') : t('chat.callMissed');
-    case 'rejected':
-      return t('chat.callDeclined');
-    case 'busy':
-      // The person called was in another call: busy for the caller, a missed call for them.
-      return outgoing ? t('chat.callBusy') : t('chat.callMissed');
-    case 'ended':
-      return outcome.durationSeconds === null ? null : formatCallLength(outcome.durationSeconds);
-  }
+  if (outcome.status === 'ended') return outcome.durationSeconds === null ? null : formatCallDuration(outcome.durationSeconds * 1000);
+  const unanswered = unansweredCall(outcome.status, outgoing);
+  return unanswered ? t(UNANSWERED_KEYS[unanswered]) : null;
 }
