@@ -53,6 +53,11 @@ test('A calls B, B accepts in a new tab, both see and hear each other, A hangs u
   await expect(borisWindow).toBeHidden();
   await expect(meeting.getByRole('status').filter({ hasText: 'The call has ended.' })).toBeVisible();
 
+  // The chat shows the call with its length, for both.
+  await expect(anna.getByRole('log', { name: 'Messages' }).getByRole('group', { name: /^Outgoing call, \d\d:\d\d$/ })).toBeVisible();
+  await openChatWith(boris, 'Anna');
+  await expect(boris.getByRole('log', { name: 'Messages' }).getByRole('group', { name: /^Incoming call, \d\d:\d\d$/ })).toBeVisible();
+
   // Both histories hold the call, connected.
   await anna.getByRole('tab', { name: 'Calls' }).click();
   await expect(anna.getByRole('button', { name: /^Open the chat with Boris\. Outgoing call, \d\d:\d\d/ })).toBeVisible();

@@ -2,6 +2,8 @@ import { create } from 'zustand';
 import { callsApi } from '../api/endpoints';
 import { ApiError } from '../api/errors';
 import { config } from '../config';
+import { useChatsStore } from './chats';
+import { useMessagesStore } from './messages';
 import type { FlowEvent } from '../model/events';
 import type { PublicUser } from '../model/types';
 
@@ -75,6 +77,11 @@ export const useCallStore = create<CallState>((set, get) => ({
     }
     try {
       const started = await callsApi.start(chatId);
+      if (started.message) {
+        // My own call's message shows in the chat at once, as a sent text does.
+        useMessagesStore.getState().receive(started.message);
+        useChatsStore.getState().noteOwnMessage(started.message);
+      }
       if (started.busy) {
         get().showNotice('busy');
         return;

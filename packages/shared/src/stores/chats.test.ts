@@ -123,3 +123,12 @@ describe('messages', () => {
     expect(useMessagesStore.getState().threads[1]!.messages.map((m) => m.id)).toEqual([2]);
   });
 });
+
+test('a call counts like a message: its chat moves up and the call is unread for the person called', () => {
+  const call = message(6, 1, 2, { type: 'call', text: '', created_at: '2026-02-01T00:00:00.000Z' });
+  useChatsStore
+    .getState()
+    .applyEvent(event(11, 'call', { chat_id: 1, call_id: 3, message_id: 6, room_id: 'r', chat_type: 'private', user: { id: 2 } as never, message: call }), 1);
+  const [first] = useChatsStore.getState().chats;
+  expect([first!.id, first!.unread_messages, first!.last_message?.type]).toEqual([1, 1, 'call']);
+});

@@ -120,8 +120,9 @@ export const useChatsStore = create<ChatsState>((set, get) => {
         }
         return;
       }
-      if (isMessageEvent(event)) {
-        const { message, user } = event.additional_info;
+      // A call's message (`call`) counts like any message: it moves the chat up and is unread for the others.
+      if (isMessageEvent(event) || event.event_type === 'call') {
+        const { message, user } = (event as FlowEvent<'text' | 'call'>).additional_info;
         useUsersStore.getState().upsert([user]);
         const known = get().chats.find((chat) => chat.id === message.chat_id);
         if (!known) {
