@@ -10,7 +10,7 @@ import {
   type MediaAccessError,
 } from '@messenger/shared';
 import { MeetingConnection, type MeetingEnd } from './meeting';
-import { blankVideoTrack } from './placeholder';
+import { blankVideoTrack } from './blank-video';
 import { CallRecorder } from './recorder';
 import { pollStats } from './stats';
 
@@ -63,7 +63,7 @@ export class CallSession {
   private microphone: MediaStream | null = null;
   private camera: MediaStreamTrack | null = null;
   private screen: MediaStreamTrack | null = null;
-  private placeholder: MediaStreamTrack | null = null;
+  private blankVideo: MediaStreamTrack | null = null;
   private readonly outgoingStream = new MediaStream();
   private readonly streams = new Map<string, MediaStream>();
   private participants = new Map<number, string>();
@@ -98,7 +98,7 @@ export class CallSession {
     }
     if (this.over) return this.release();
     for (const track of this.microphone.getAudioTracks()) this.outgoingStream.addTrack(track);
-    this.placeholder = blankVideoTrack();
+    this.blankVideo = blankVideoTrack();
     this.statsTimer = setInterval(() => void this.sample(), 1000);
     this.emit();
     await this.connect();
@@ -181,6 +181,8 @@ export class CallSession {
   async hangUp(reason: SessionEnd = 'hungUp'): Promise<void> {
     if (this.over) return;
     this.finish(reason);
+    // If the chat socket cannot say it, the closed meeting socket already took me out of the room; the server
+    // ends the call once nobody is left in it (or at the ring time), so there is nothing more to do here.
     await hangUpCall(this.options.chatId).catch(() => undefined);
   }
 
@@ -211,7 +213,7 @@ export class CallSession {
     releaseStream(this.microphone);
     this.camera?.stop();
     this.screen?.stop();
-    this.placeholder?.stop();
+    this.blankVideo?.stop();
   }
 
   private async connect(): Promise<void> {
@@ -299,7 +301,7 @@ export class CallSession {
   }
 
   private currentVideo(): MediaStreamTrack | null {
-    return this.screen ?? this.camera ?? this.placeholder;
+    return this.screen ?? this.camera ?? this.blankVideo;
   }
 
   private async sendVideo(): Promise<void> {

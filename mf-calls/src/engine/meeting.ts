@@ -74,7 +74,7 @@ export class MeetingConnection {
     };
   }
 
-  /** Swaps the track on my video m-line (camera, screen or the blank placeholder) without renegotiating. */
+  /** Swaps the track on my video m-line (camera, screen or the blank picture) without renegotiating. */
   async replaceVideo(track: MediaStreamTrack | null): Promise<void> {
     this.outgoing.video = track;
     const sender = this.videoSender();
@@ -97,6 +97,7 @@ export class MeetingConnection {
         await this.answer(data as RTCSessionDescriptionInit);
         break;
       case 'candidate':
+        // One unusable candidate is not a failure: ICE goes on with the others.
         if (this.pc.remoteDescription) await this.pc.addIceCandidate(data as RTCIceCandidateInit).catch(() => undefined);
         else this.pendingCandidates.push(data as RTCIceCandidateInit);
         break;

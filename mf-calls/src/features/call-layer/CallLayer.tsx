@@ -3,10 +3,12 @@ import {
   chatDisplay,
   config,
   displayName,
+  errorText,
   useAuthStore,
   useCallStore,
   useChatsStore,
   useContactsStore,
+  useNotificationsStore,
   useUsersStore,
   type ActiveCall,
   type IncomingCall,
@@ -92,7 +94,13 @@ function Incoming({ incoming }: { incoming: IncomingCall }) {
       call={call}
       soundEnabled={soundEnabled}
       onAccept={() => store.acceptIncoming()}
-      onReject={() => void store.rejectIncoming().catch(() => undefined)}
+      onReject={() =>
+        void store
+          .rejectIncoming()
+          .catch((error: unknown) =>
+            useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'calls:incoming.rejectFailed') }),
+          )
+      }
       onTimeout={() => store.dismissIncoming()}
     />
   );
