@@ -2,7 +2,8 @@
 //   1. send → ack (committed) and send → live event at the recipient, sequential sends: p50/p90/p99
 //   2. throughput with 10 concurrent senders to one recipient
 //   3. resume: events replayed per second to a client that was away
-// Runs on embedded PGlite, and on PostgreSQL when one is reachable (DATABASE_URL or the local default).
+// Runs on embedded PGlite in a folder (with and without disk syncs: their cost), and on PostgreSQL when one is
+// reachable (DATABASE_URL or the local default).
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { startServer, type TestServer } from '../test/helpers/server.js';
@@ -22,9 +23,9 @@ function summary(samples: number[]): string {
   return `p50 ${percentile(sorted, 50).toFixed(2)} ms, p90 ${percentile(sorted, 90).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms`;
 }
 
-async function bench(database: string): Promise<void> {
+async function bench(label: string, database: 'pglite' | 'postgres', durable = true): Promise<void> {
   process.env.TEST_DATABASE = database;
-  const server: TestServer = await startServer();
+  const server: TestServer = await startServer({}, { onDisk: true, durable });
   try {
     const anna = await signUp(server);
     const boris = await signUp(server);
@@ -79,7 +80,7 @@ async function bench(database: string): Promise<void> {
     resumed.close();
     sender.close();
 
-    console.log(`\n${database}`);
+    console.log(`\n${label}`);
     console.log(`  send → ack (committed), ${SEQUENTIAL} sequential: ${summary(ackTimes)}`);
     console.log(`  send → live event at recipient:          ${summary(deliveryTimes)}`);
     console.log(
@@ -105,6 +106,9 @@ async function postgresReachable(url: string): Promise<boolean> {
 
 const postgresUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 process.env.TEST_POSTGRES_URL = postgresUrl;
-await bench('pglite');
-if (await postgresReachable(postgresUrl)) await bench('postgres');
+// The embedded default as people run it (in a folder, every commit synced to disk), then the same with the syncs
+// left out: the difference is what durability costs on this machine's disk.
+await bench('pglite (in a folder, commits synced to disk: the default)', 'pglite');
+await bench('pglite (in a folder, fsync off: for comparison only)', 'pglite', false);
+if (await postgresReachable(postgresUrl)) await bench('postgres', 'postgres');
 else console.log('\npostgres: skipped (nothing reachable; set DATABASE_URL)');

@@ -21,6 +21,10 @@ import { flowRoutes } from './modules/realtime/routes.js';
 import { devRoutes } from './modules/dev/routes.js';
 import { filesRoutes } from './modules/files/routes.js';
 import { webRoutes } from './modules/web/routes.js';
+import { pruneStaffAuth } from './modules/auth/attempts.js';
+import { PeriodicJob } from './jobs/periodic.js';
+
+const HOUR_MS = 60 * 60 * 1000;
 
 /** Builds the whole server on an open, migrated database. Listening is the caller's business (main.ts, tests). */
 export async function buildApp(config: Config, db: Db, options: { logger?: FastifyBaseLogger } = {}): Promise<App> {
@@ -73,6 +77,18 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
   const expiry = app.services.expiry;
   app.addHook('onReady', async () => expiry.start());
   app.addHook('onClose', async () => expiry.stop());
+  // Old live events (past EVENT_LOG_RETENTION_DAYS) and spent sign-in records go at start-up, then hourly.
+  const prune = new PeriodicJob(
+    'prune of old events and sign-in records',
+    HOUR_MS,
+    async () => {
+      await app.services.events.prune(config.eventLogRetentionDays);
+      await pruneStaffAuth(db);
+    },
+    app.log,
+  );
+  app.addHook('onReady', async () => prune.start());
+  app.addHook('onClose', async () => prune.stop());
   // Calls a previous process left running end first (their rooms died with it); every room closes with the app.
   const calls = app.services.calls;
   app.addHook('onReady', async () => calls.recover());

@@ -1,9 +1,6 @@
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/index.js';
 import { buildApp } from './app.js';
-import { pruneStaffAuth } from './modules/auth/attempts.js';
-
-const HOUR_MS = 60 * 60 * 1000;
 
 async function main(): Promise<void> {
   let config;
@@ -18,15 +15,8 @@ async function main(): Promise<void> {
   }
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp(config, db);
-  const prune = setInterval(() => {
-    app.services.events.prune(config.eventLogRetentionDays).catch((error) => app.log.error({ err: error }, 'event log prune failed'));
-    pruneStaffAuth(db).catch((error) => app.log.error({ err: error }, 'sign-in records prune failed'));
-  }, HOUR_MS);
-  prune.unref();
-
   const shutdown = async (signal: string) => {
     app.log.info(`${signal}: shutting down`);
-    clearInterval(prune);
     await app.close();
     await db.close();
     process.exit(0);

@@ -7,10 +7,15 @@ import { migrate } from './migrate.js';
 export type { Db, Tx, Queryable, Row } from './types.js';
 
 /** Opens the configured database (PostgreSQL when a URL is given, else PGlite in dataDir) and migrates it. */
-export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir?: string | undefined }): Promise<Db> {
+export async function openDatabase(options: {
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+  /** Embedded only: whether commits are synced to disk (always, but for a benchmark measuring what that costs). */
+  durable?: boolean;
+}): Promise<Db> {
   const db = options.databaseUrl
     ? await openPostgres(options.databaseUrl)
-    : await openPglite(options.dataDir === undefined ? undefined : join(options.dataDir, 'db'));
+    : await openPglite(options.dataDir === undefined ? undefined : join(options.dataDir, 'db'), { durable: options.durable });
   try {
     await migrate(db);
   } catch (error) {

@@ -2,6 +2,21 @@ import { randomInt, randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import type { TestServer } from './server.js';
 
+/**
+ * How long a test waits for something that should happen by itself. Generous on purpose: the suite must pass on a
+ * busy 2-core machine (another build beside it), and a wait that succeeds returns as soon as its condition holds.
+ */
+export const WAIT_MS = 30_000;
+
+/** Polls `condition` (every 20 ms) until it holds; fails naming `what` after `timeoutMs`. */
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = WAIT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
@@ -102,7 +117,7 @@ export class SocketProbe {
   }
 
   /** Waits until `predicate` holds for the frames received so far. */
-  async until(predicate: (frames: any[]) => boolean, timeoutMs = 5000): Promise<any[]> {
+  async until(predicate: (frames: any[]) => boolean, timeoutMs = WAIT_MS): Promise<any[]> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this.frames)) {
       const left = deadline - Date.now();
@@ -118,7 +133,7 @@ export class SocketProbe {
     return this.frames;
   }
 
-  async closed(timeoutMs = 5000): Promise<number> {
+  async closed(timeoutMs = WAIT_MS): Promise<number> {
     await this.until(() => this.closeCode !== undefined, timeoutMs);
     return this.closeCode!;
   }
@@ -138,8 +153,8 @@ export class SocketProbe {
   }
 }
 
-export function flowUrl(server: TestServer, token: string, since?: number): string {
-  return `${server.wsUrl}/api/user/flow?token=${encodeURIComponent(token)}${since === undefined ? '' : `&since=${since}`}`;
+export function flowUrl(server: TestServer, token: string, since?: number | string): string {
+  return `${server.wsUrl}/api/user/flow?token=${encodeURIComponent(token)}${since === undefined ? '' : `&since=${encodeURIComponent(since)}`}`;
 }
 
 export function chatSocketUrl(server: TestServer, token: string): string {
@@ -217,7 +232,7 @@ export async function mediaTokens(server: TestServer, person: Person, paths: str
 }
 
 /** Waits for a flow event matching `predicate` and returns it. */
-export async function nextEvent(flow: SocketProbe, predicate: (event: any) => boolean, timeoutMs = 5000): Promise<any> {
+export async function nextEvent(flow: SocketProbe, predicate: (event: any) => boolean, timeoutMs = WAIT_MS): Promise<any> {
   const frames = await flow.until((all) => events(all).some(predicate), timeoutMs);
   return events(frames).find(predicate);
 }

@@ -30,7 +30,15 @@ const postgresAdminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@1
  * A real server on a random port over a fresh database: in-memory PGlite, or a PostgreSQL database created for
  * this server alone and dropped when it closes, so runs never collide.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: {
+    /** PGlite in a folder of its own (removed on close) instead of in memory, e.g. to measure disk syncs. */
+    onDisk?: boolean;
+    /** With `onDisk`: whether commits are synced to disk (the product always does; benchmarks compare). */
+    durable?: boolean;
+  } = {},
+): Promise<TestServer> {
   let databaseUrl: string | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
   if (testDatabase === 'postgres') {
@@ -60,8 +68,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
-  // In-memory PGlite: nothing to clean up, nothing shared between servers.
-  const db = await openDatabase({ databaseUrl, dataDir: undefined });
+  // In-memory PGlite unless asked otherwise: nothing to clean up, nothing shared between servers.
+  const dataDir = options.onDisk && !databaseUrl ? await mkdtemp(join(tmpdir(), 'msgr-data-')) : undefined;
+  const db = await openDatabase({ databaseUrl, dataDir, durable: options.durable });
   const listen = async () => {
     const app = await buildApp(config, db);
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -84,6 +93,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
       await db.close();
       await dropDatabase?.();
       await rm(filesDir, { recursive: true, force: true });
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
   return server;

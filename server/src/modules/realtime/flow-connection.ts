@@ -31,7 +31,8 @@ export class FlowConnection {
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  async start(since: number | undefined): Promise<void> {
+  /** `since`: the last seq the client applied, none on a first connection, or `unknown` (it must resync). */
+  async start(since: number | 'unknown' | undefined): Promise<void> {
     this.unsubscribe = this.bus.subscribe(this.userId, (event) => {
       if (this.buffer) this.buffer.push(event);
       else this.enqueue(() => this.deliver(event));
@@ -39,6 +40,8 @@ export class FlowConnection {
     try {
       if (since === undefined) {
         this.lastSent = await this.log.head(this.userId);
+      } else if (since === 'unknown') {
+        this.resync(await this.log.head(this.userId));
       } else {
         await this.replay(since);
       }
@@ -63,8 +66,7 @@ export class FlowConnection {
       const result = await this.log.readAfter(this.userId, after, REPLAY_PAGE);
       if (result.kind === 'resync') {
         // The client's position is unknown or forgotten: it must reload its state, then follow from head.
-        this.lastSent = result.head;
-        this.send({ event_type: 'resync', additional_info: { seq: result.head } });
+        this.resync(result.head);
         return;
       }
       for (const event of result.events) this.sendEvent(event);
@@ -79,13 +81,17 @@ export class FlowConnection {
       // Earlier events are committed (seq is taken under the user's row lock) but not yet rung: read them.
       const result = await this.log.readAfter(this.userId, this.lastSent, event.seq - this.lastSent - 1);
       if (result.kind === 'resync') {
-        this.lastSent = result.head;
-        this.send({ event_type: 'resync', additional_info: { seq: result.head } });
+        this.resync(result.head);
         return;
       }
       for (const missed of result.events) if (missed.seq < event.seq) this.sendEvent(missed);
     }
     this.sendEvent(event);
+  }
+
+  private resync(head: number): void {
+    this.lastSent = head;
+    this.send({ event_type: 'resync', additional_info: { seq: head } });
   }
 
   private sendEvent(event: FlowEvent): void {

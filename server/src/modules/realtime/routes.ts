@@ -7,9 +7,21 @@ import { checkOrigin, superviseSocket } from './socket-guard.js';
 
 const FlowQuery = Type.Object({
   token: Type.String({ minLength: 1 }),
-  /** The last seq the client applied; omitted on a first connection. */
-  since: Type.Optional(Type.Integer({ minimum: 0 })),
+  /**
+   * The last seq the client applied; omitted on a first connection. Taken as text: a value that is not a seq
+   * (`abc`, `-1`, `1.5`) is answered with `resync` over the socket — a refused upgrade would reach a browser only
+   * as a failed connection, with no reason it can act on.
+   */
+  since: Type.Optional(Type.String({ maxLength: 64 })),
 });
+
+/** A usable `since` is a non-negative whole number; anything else means the client's position is unknown. */
+export function parseSince(raw: string | undefined): number | 'unknown' | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^[0-9]{1,16}$/.test(raw)) return 'unknown';
+  const since = Number(raw);
+  return Number.isSafeInteger(since) ? since : 'unknown';
+}
 
 /** The live-event socket: `/api/user/flow?token=…&since=…`. Server to client only. */
 export async function flowRoutes(app: App): Promise<void> {
@@ -37,7 +49,7 @@ export async function flowRoutes(app: App): Promise<void> {
         }
       });
       socket.on('close', () => connection.close());
-      void connection.start(request.query.since);
+      void connection.start(parseSince(request.query.since));
     },
   );
 }
