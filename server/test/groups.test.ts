@@ -64,6 +64,9 @@ describe('groups', () => {
     assert.equal((await attempt({ name: '   ' })).body.error, 'invalid_name');
     assert.equal((await attempt({ name: 'x'.repeat(61) })).body.error, 'invalid_name');
     assert.equal((await attempt({ name: ` ${'x'.repeat(60)} ` })).status, 201, 'trimmed to 60');
+    // Characters are code points: 60 emoji are 60 characters, 61 are too many.
+    assert.equal((await attempt({ name: '🦊'.repeat(60) })).status, 201);
+    assert.equal((await attempt({ name: '🦊'.repeat(61) })).body.error, 'invalid_name');
     assert.equal((await attempt({ participants: [] })).body.error, 'participants_required');
     assert.equal((await attempt({ participants: [anna.id] })).body.error, 'participants_required', 'oneself does not count');
     const ghost = await attempt({ participants: [boris.id, 9_876_543] });

@@ -257,6 +257,9 @@ describe('socket security', () => {
     assert.equal((await sendText(server, anna, chatId, '   ')).error, 'empty_message');
     assert.equal((await sendText(server, anna, chatId, 'x'.repeat(10_001))).error, 'message_too_long');
     assert.equal((await sendText(server, anna, chatId, 'x'.repeat(10_000))).type, 'ack');
+    // Characters are code points, as for names: 10 000 emoji (20 000 UTF-16 units) are exactly the limit.
+    assert.equal((await sendText(server, anna, chatId, '😀'.repeat(10_000))).type, 'ack');
+    assert.equal((await sendText(server, anna, chatId, '😀'.repeat(10_001))).error, 'message_too_long');
   });
 
   it('closes a socket when its access token expires', async () => {

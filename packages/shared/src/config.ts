@@ -30,6 +30,8 @@ export const config = {
   searchMax: 120,
   textMax: 10_000,
   nameMax: 60,
+  /** Staff notes about a person. */
+  notesMax: 1000,
   usernameMax: 60,
   joinCodePattern: /^C-[A-Za-z0-9]{10}$/,
   uploadLimitMb: 10,

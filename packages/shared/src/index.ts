@@ -53,6 +53,7 @@ export { Modal } from './ui/Modal';
 export { ConfirmDialog } from './ui/ConfirmDialog';
 export { PhoneField } from './ui/PhoneField';
 export { cleanUsername, isValidUsername } from './rules/username';
+export { characterCount, clampCharacters } from './rules/text';
 export { acquireMicrophone, acquireCallMedia, acquireCamera, acquireScreen, releaseStream, MediaAccessError, VOICE_MIME, VOICE_BITS_PER_SECOND } from './media/devices';
 export { useTemporaryLoginStore, unlessGuest } from './stores/temporary-login';
 export { TemporaryLoginModal } from './ui/TemporaryLoginModal';

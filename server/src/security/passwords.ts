@@ -1,5 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { randomCode } from './secrets.js';
+import { characterCount } from '../http/text.js';
 
 /**
  * Staff passwords, stored as scrypt hashes: `scrypt$<log2 N>$<r>$<p>$<salt>$<key>` (salt and key in base64url).
@@ -65,5 +66,5 @@ export function generatePasswordPair(): { password: string; extra_password: stri
 }
 
 export function passwordLength(password: string): number {
-  return [...password].length;
+  return characterCount(password);
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { ApiError, cleanUsername, config, errorText, isValidUsername, userApi } from '@messenger/shared';
+import { ApiError, clampCharacters, cleanUsername, config, errorText, isValidUsername, userApi } from '@messenger/shared';
 import { useLoginStore } from './useLoginStore';
 import { pathAfterSignIn } from './invite-code';
 
@@ -43,7 +43,7 @@ export function ProfileStep() {
       <p>{t('login.profileSubtitle')}</p>
       <label className="ui-field">
         <span>{t('login.name')}</span>
-        <input value={name} maxLength={config.nameMax} autoComplete="name" onChange={(event) => setName(event.target.value)} autoFocus />
+        <input value={name} autoComplete="name" onChange={(event) => setName(clampCharacters(event.target.value, config.nameMax))} autoFocus />
       </label>
       <label className="ui-field">
         <span>{t('login.username')}</span>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon, chatsApi, config } from '@messenger/shared';
+import { Icon, chatsApi, clampCharacters, config } from '@messenger/shared';
 import { useChatUiStore } from './chatUiStore';
 
 /** How long typing must pause before the search runs. */
@@ -51,11 +51,10 @@ export function ChatSearch({ chatId, query, onQuery, onClose }: { chatId: number
         type="search"
         aria-label={t('chat.searchInChat')}
         placeholder={t('chat.searchInChat')}
-        maxLength={config.searchMax}
         value={query}
         autoFocus
         onChange={(event) => {
-          onQuery(event.target.value);
+          onQuery(clampCharacters(event.target.value, config.searchMax));
           if (!event.target.value.trim()) setHits(null);
         }}
         onKeyDown={(event) => {

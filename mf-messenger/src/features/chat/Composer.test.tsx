@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initTestI18n } from '@messenger/shared/testing';
 import { sendMessage } from '@messenger/shared';
@@ -24,13 +24,26 @@ test('Enter sends the trimmed text and clears the box; Shift+Enter adds a line',
   expect(box).toHaveValue('');
 });
 
-test('never sends blank text and caps input at 10 000 characters', async () => {
+test('never sends blank text', async () => {
   const user = userEvent.setup();
   render(<Composer chatId={7} />);
   const box = screen.getByRole('textbox', { name: 'Message' });
   await user.type(box, '   {Enter}');
   expect(sendMessage).not.toHaveBeenCalled();
-  expect(box).toHaveAttribute('maxLength', '10000');
+});
+
+test('caps input at 10 000 characters counted as the server counts them: an emoji is one', async () => {
+  const user = userEvent.setup();
+  render(<Composer chatId={7} />);
+  const box = screen.getByRole('textbox', { name: 'Message' });
+  // 9 999 emoji are 19 998 UTF-16 units: an HTML maxlength of 10 000 would have refused half of them.
+  fireEvent.change(box, { target: { value: '😀'.repeat(9_999) } });
+  expect(box).toHaveValue('😀'.repeat(9_999));
+  expect(screen.getByText('1 character left')).toBeInTheDocument();
+  fireEvent.change(box, { target: { value: '😀'.repeat(10_005) } });
+  expect(box).toHaveValue('😀'.repeat(10_000));
+  await user.click(screen.getByRole('button', { name: 'Send' }));
+  expect(sendMessage).toHaveBeenCalledWith({ chatId: 7, text: '😀'.repeat(10_000), replyTo: undefined });
 });
 
 test('offers the microphone and the attach button when there is nothing to send', () => {

@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon, config, sendMessage } from '@messenger/shared';
+import { Icon, characterCount, clampCharacters, config, sendMessage } from '@messenger/shared';
 import { useChatUiStore } from './chatUiStore';
 import { useUploadsStore } from './uploadsStore';
 import { ReplyBar } from './ReplyBar';
@@ -23,11 +23,11 @@ export function Composer({ chatId }: { chatId: number }) {
   const setReplyTo = useChatUiStore((state) => state.setReplyTo);
   const startUpload = useUploadsStore((state) => state.start);
   const trimmed = text.trim();
-  const left = config.textMax - text.length;
+  const left = config.textMax - characterCount(text);
 
   const send = (event?: FormEvent) => {
     event?.preventDefault();
-    if (!trimmed || text.length > config.textMax) return;
+    if (!trimmed || characterCount(trimmed) > config.textMax) return;
     sendMessage({ chatId, text: trimmed, replyTo });
     setReplyTo(chatId, undefined);
     setText('');
@@ -65,9 +65,8 @@ export function Composer({ chatId }: { chatId: number }) {
             aria-label={t('chat.composer')}
             placeholder={t('chat.composer')}
             value={text}
-            maxLength={config.textMax}
             rows={1}
-            onChange={(event) => setText(event.target.value)}
+            onChange={(event) => setText(clampCharacters(event.target.value, config.textMax))}
             onKeyDown={onKeyDown}
             aria-describedby={left <= COUNTER_FROM ? 'composer-left' : undefined}
           />

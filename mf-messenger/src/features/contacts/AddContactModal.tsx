@@ -5,6 +5,7 @@ import {
   Modal,
   PhoneField,
   ServerStrings,
+  clampCharacters,
   cleanUsername,
   config,
   errorText,
@@ -92,7 +93,7 @@ export function AddContactModal({ onClose, initial }: AddContactModalProps) {
         )}
         <label className="ui-field">
           <span>{t('addContact.name')}</span>
-          <input value={name} maxLength={config.nameMax} onChange={(event) => setName(event.target.value)} required />
+          <input value={name} onChange={(event) => setName(clampCharacters(event.target.value, config.nameMax))} required />
         </label>
         <label className="ui-field">
           <span>{t('addContact.username')}</span>

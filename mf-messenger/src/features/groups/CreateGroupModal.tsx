@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { Modal, chatsApi, config, errorText, useChatsStore, useNotificationsStore } from '@messenger/shared';
+import { Modal, chatsApi, clampCharacters, config, errorText, useChatsStore, useNotificationsStore } from '@messenger/shared';
 import { MemberPicker } from './MemberPicker';
 
 /**
@@ -40,7 +40,7 @@ export function CreateGroupModal({ secret = false, onClose }: { secret?: boolean
         {secret && <p className="ui-hint">{t('groups.secretHint')}</p>}
         <label className="ui-field">
           <span>{t('groups.name')}</span>
-          <input value={name} maxLength={config.nameMax} required onChange={(event) => setName(event.target.value)} />
+          <input value={name} required onChange={(event) => setName(clampCharacters(event.target.value, config.nameMax))} />
         </label>
         {!secret && <MemberPicker chosen={members} onChange={setMembers} />}
         {error && (

@@ -5,6 +5,7 @@ import {
   ConfirmDialog,
   Modal,
   chatsApi,
+  clampCharacters,
   config,
   displayName,
   errorText,
@@ -97,7 +98,7 @@ export function GroupPanel({ chat, onClose }: { chat: Chat; onClose: () => void 
           <>
             <label className="ui-field">
               <span>{t('groups.name')}</span>
-              <input value={name} maxLength={config.nameMax} onChange={(event) => setName(event.target.value)} />
+              <input value={name} onChange={(event) => setName(clampCharacters(event.target.value, config.nameMax))} />
             </label>
             <button type="submit" className="ui-button ui-button-primary" disabled={!changed || !name.trim()}>
               {t('common:actions.save')}

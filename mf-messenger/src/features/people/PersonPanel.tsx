@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import {
   Avatar,
   Role,
+  clampCharacters,
   config,
   displayName,
   errorText,
@@ -101,7 +102,7 @@ export function PersonPanel({ chat, onClose }: { chat: Chat; onClose: () => void
             <form className="msg-form msg-panel-section" onSubmit={rename}>
               <label className="ui-field">
                 <span>{t('people.alias')}</span>
-                <input value={alias} maxLength={config.nameMax} onChange={(event) => setAlias(event.target.value)} />
+                <input value={alias} onChange={(event) => setAlias(clampCharacters(event.target.value, config.nameMax))} />
               </label>
               <button type="submit" className="ui-button ui-button-primary" disabled={!alias.trim() || alias.trim() === contact.alias_name}>
                 {t('common:actions.save')}
@@ -169,7 +170,7 @@ function AdminSection({ userId, profile, myRole, name }: { userId: number; profi
       <form className="msg-form" onSubmit={saveNotes}>
         <label className="ui-field">
           <span>{t('people.notes')}</span>
-          <textarea value={notes} rows={3} maxLength={1000} disabled={!canManage} onChange={(event) => setNotes(event.target.value)} />
+          <textarea value={notes} rows={3} disabled={!canManage} onChange={(event) => setNotes(clampCharacters(event.target.value, config.notesMax))} />
         </label>
         <button type="submit" className="ui-button" disabled={!canManage || notes === (profile.notes ?? '')}>
           {t('people.saveNotes')}

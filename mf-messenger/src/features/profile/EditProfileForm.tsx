@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, cleanUsername, config, errorText, isValidUsername, useAuthStore, useNotificationsStore, userApi, type Me } from '@messenger/shared';
+import { ApiError, clampCharacters, cleanUsername, config, errorText, isValidUsername, useAuthStore, useNotificationsStore, userApi, type Me } from '@messenger/shared';
 
 export function EditProfileForm({ user, onDone }: { user: Me; onDone: () => void }) {
   const { t } = useTranslation('messenger');
@@ -33,7 +33,7 @@ export function EditProfileForm({ user, onDone }: { user: Me; onDone: () => void
     <form className="msg-form" onSubmit={save} noValidate>
       <label className="ui-field">
         <span>{t('profile.name')}</span>
-        <input value={name} maxLength={config.nameMax} onChange={(event) => setName(event.target.value)} />
+        <input value={name} onChange={(event) => setName(clampCharacters(event.target.value, config.nameMax))} />
       </label>
       <label className="ui-field">
         <span>{t('profile.username')}</span>

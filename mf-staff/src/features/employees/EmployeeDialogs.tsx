@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import {
   Modal,
   PhoneField,
+  clampCharacters,
   cleanUsername,
   config,
   errorText,
@@ -56,11 +57,11 @@ export function AddManagerDialog({ onClose, onCreated }: { onClose: () => void; 
         />
         <label className="ui-field">
           <span>{t('employees.name')}</span>
-          <input value={name} maxLength={config.nameMax} onChange={(event) => setName(event.target.value)} />
+          <input value={name} onChange={(event) => setName(clampCharacters(event.target.value, config.nameMax))} />
         </label>
         <label className="ui-field">
           <span>{t('employees.notes')}</span>
-          <textarea value={notes} rows={3} maxLength={1000} onChange={(event) => setNotes(event.target.value)} />
+          <textarea value={notes} rows={3} onChange={(event) => setNotes(clampCharacters(event.target.value, config.notesMax))} />
         </label>
         {error && (
           <p className="ui-error" role="alert">
@@ -129,7 +130,7 @@ export function EditEmployeeDialog({ employee, onClose, onSaved }: { employee: E
         />
         <label className="ui-field">
           <span>{t('employees.name')}</span>
-          <input value={name} maxLength={config.nameMax} onChange={(event) => setName(event.target.value)} />
+          <input value={name} onChange={(event) => setName(clampCharacters(event.target.value, config.nameMax))} />
         </label>
         <label className="ui-field">
           <span>{t('employees.username')}</span>
@@ -137,7 +138,7 @@ export function EditEmployeeDialog({ employee, onClose, onSaved }: { employee: E
         </label>
         <label className="ui-field">
           <span>{t('employees.notes')}</span>
-          <textarea value={notes} rows={3} maxLength={1000} onChange={(event) => setNotes(event.target.value)} />
+          <textarea value={notes} rows={3} onChange={(event) => setNotes(clampCharacters(event.target.value, config.notesMax))} />
         </label>
         {error && (
           <p className="ui-error" role="alert">

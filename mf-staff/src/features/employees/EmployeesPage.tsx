@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog, Role, config, errorText, formatPhone, staffApi, useAuthStore, useNotificationsStore, type Credentials, type Employee } from '@messenger/shared';
+import { ConfirmDialog, Role, clampCharacters, config, errorText, formatPhone, staffApi, useAuthStore, useNotificationsStore, type Credentials, type Employee } from '@messenger/shared';
 import { AddManagerDialog, EditEmployeeDialog } from './EmployeeDialogs';
 import { CredentialsDialog } from './CredentialsDialog';
 import { generatePassword } from './passwords';
@@ -86,7 +86,7 @@ export function EmployeesPage() {
       <div className="staff-filters" role="search">
         <label className="ui-field">
           <span>{t('employees.search')}</span>
-          <input type="search" value={query} maxLength={config.searchMax} onChange={(event) => setQuery(event.target.value)} />
+          <input type="search" value={query} onChange={(event) => setQuery(clampCharacters(event.target.value, config.searchMax))} />
         </label>
         <label className="staff-check">
           <input type="checkbox" checked={managersOnly} onChange={(event) => setManagersOnly(event.target.checked)} />

@@ -4,6 +4,7 @@ import { filterContacts, normalizeSearch } from './search';
 import { formatListTime } from './time';
 import { formatPhoneAsYouType, sanitizePhoneInput, toE164, guessCountry } from './phone';
 import { cleanUsername, isValidUsername } from './username';
+import { characterCount, clampCharacters } from './text';
 import type { Contact } from '../model/types';
 
 describe('display name (spec §3)', () => {
@@ -108,5 +109,25 @@ describe('usernames', () => {
     expect(isValidUsername('a b c')).toBe(false);
     expect(isValidUsername(`a${'b'.repeat(59)}`)).toBe(true);
     expect(isValidUsername(`a${'b'.repeat(60)}`)).toBe(false);
+  });
+});
+
+describe('text length (one rule with the server: characters are code points)', () => {
+  it('counts an emoji or any astral character as one', () => {
+    expect(characterCount('')).toBe(0);
+    expect(characterCount('abc')).toBe(3);
+    expect(characterCount('😀😀')).toBe(2);
+    expect(characterCount('𝔸é')).toBe(2);
+  });
+
+  it('cuts to a number of characters, never through a surrogate pair', () => {
+    expect(clampCharacters('abcdef', 3)).toBe('abc');
+    expect(clampCharacters('😀😀😀', 2)).toBe('😀😀');
+    expect(clampCharacters('a😀b', 2)).toBe('a😀');
+    expect(clampCharacters('short', 60)).toBe('short');
+  });
+
+  it('search keeps 120 characters of emoji whole', () => {
+    expect(normalizeSearch('😀'.repeat(130))).toBe('😀'.repeat(120));
   });
 });

@@ -1,9 +1,10 @@
 import { config } from '../config';
 import type { Contact } from '../model/types';
+import { clampCharacters } from './text';
 
 /** Spec §5: lowercased, '@', '+' and whitespace removed, at most 120 characters. */
 export function normalizeSearch(input: string): string {
-  return input.trim().slice(0, config.searchMax).toLowerCase().replace(/[@+\s]/g, '');
+  return clampCharacters(input.trim(), config.searchMax).toLowerCase().replace(/[@+\s]/g, '');
 }
 
 /** Whether a normalised query matches any of the texts (substring, after the same normalisation). */

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { config } from '../config';
 import { normalizeSearch } from '../rules/search';
+import { clampCharacters } from '../rules/text';
 
 export interface SearchState {
   /** What the person typed, as shown in the box. */
@@ -15,7 +16,7 @@ export const useSearchStore = create<SearchState>((set) => ({
   text: '',
   query: '',
   setText: (text) => {
-    const limited = text.slice(0, config.searchMax);
+    const limited = clampCharacters(text, config.searchMax);
     set({ text: limited, query: normalizeSearch(limited) });
   },
 }));

@@ -5,6 +5,7 @@ import { randomCode } from '../../security/secrets.js';
 import { publicProfiles } from '../users/repository.js';
 import { Role, loadActor, refuseGuests } from '../users/actor.js';
 import { requireOwnImage } from '../files/access.js';
+import { characterCount } from '../../http/text.js';
 import type { ChatView } from './model.js';
 import { chatUnavailable, chatViewsFor, lockChat, memberIds } from './repository.js';
 import { notifyChatUpdated } from './service.js';
@@ -21,7 +22,7 @@ export interface CreateGroupInput {
 
 function groupName(raw: string | undefined): string {
   const name = (raw ?? '').trim();
-  if (!name || name.length > NAME_MAX) throw badRequest(`A group needs a name of 1 to ${NAME_MAX} characters`, 'invalid_name');
+  if (!name || characterCount(name) > NAME_MAX) throw badRequest(`A group needs a name of 1 to ${NAME_MAX} characters`, 'invalid_name');
   return name;
 }
 

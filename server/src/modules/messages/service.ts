@@ -8,6 +8,7 @@ import { MESSAGE_SELECT, type MessageMeta, type MessageRow, type MessageType, ty
 import { chatUnavailable, findMessageView, lockChat, memberIds } from '../chats/repository.js';
 import { ownFile } from '../files/access.js';
 import { deleteMessages } from './deletion.js';
+import { characterCount } from '../../http/text.js';
 
 /** Longest message text (spec §9). */
 export const TEXT_MAX = 10_000;
@@ -143,7 +144,7 @@ export class MessagesService {
   private async composed(tx: Tx, senderId: number, chatId: number, input: SendInput): Promise<Content> {
     const type = input.message_type ?? 'text';
     const text = (input.text ?? '').trim();
-    if (text.length > TEXT_MAX) throw badRequest(`A message can be at most ${TEXT_MAX} characters`, 'message_too_long');
+    if (characterCount(text) > TEXT_MAX) throw badRequest(`A message can be at most ${TEXT_MAX} characters`, 'message_too_long');
     let filePath: string | null = null;
     if (type === 'text') {
       if (!text) throw badRequest('A message cannot be empty', 'empty_message');

@@ -4,6 +4,7 @@ import { ServerStrings, badRequest, conflict, forbidden, notFound, unauthorized 
 import { randomCode } from '../../security/secrets.js';
 import { PASSWORD_MAX, PASSWORD_MIN, generatePasswordPair, hashPassword, passwordLength, verifyPassword } from '../../security/passwords.js';
 import { requirePhone } from '../auth/phone.js';
+import { characterCount } from '../../http/text.js';
 import { PasswordAttempts } from '../auth/attempts.js';
 import { INVITE_CODE_LENGTH } from '../auth/service.js';
 import { convertInvitesOnJoin } from '../contacts/service.js';
@@ -46,7 +47,7 @@ const normalised = (expression: string) => `regexp_replace(lower(coalesce(${expr
 
 function employeeName(raw: string): string {
   const name = raw.trim();
-  if (!name || [...name].length > NAME_MAX) throw badRequest(`A name has 1 to ${NAME_MAX} characters`, 'invalid_name');
+  if (!name || characterCount(name) > NAME_MAX) throw badRequest(`A name has 1 to ${NAME_MAX} characters`, 'invalid_name');
   return name;
 }
 
