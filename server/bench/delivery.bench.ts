@@ -2,9 +2,13 @@
 //   1. send → ack (committed) and send → live event at the recipient, sequential sends: p50/p90/p99
 //   2. throughput with 10 concurrent senders to one recipient
 //   3. resume: events replayed per second to a client that was away
+//   4. one person flooding valid sends (10 000 frames/s for 2 s, reconnecting whenever cut off) against another
+//      person's send → ack latency: quiet p99 against p99 during the flood
 // Runs on embedded PGlite in a folder (with and without disk syncs: their cost), and on PostgreSQL when one is
 // reachable (DATABASE_URL or the local default).
 import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import { SocketProbe, chatSocketUrl, events, flowUrl, privateChat, signUp } from '../test/helpers/client.js';
@@ -13,6 +17,13 @@ const SEQUENTIAL = 300;
 const SENDERS = 10;
 const PER_SENDER = 50;
 const MISSED = 2000;
+/** Sends a well-behaved client keeps unanswered at once (our client's `sendWindow` is 16). */
+const WINDOW = 100;
+const FLOOD_RATE = 10_000;
+const FLOOD_SECONDS = 2.5;
+const QUIET_PEOPLE = 5;
+/** Throughput sections measure the write path, not the per-person limit: it is raised out of the way there. */
+const UNLIMITED = { RATE_MESSAGES_PER_10S: '1000000' };
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -25,7 +36,7 @@ function summary(samples: number[]): string {
 
 async function bench(label: string, database: 'pglite' | 'postgres', durable = true): Promise<void> {
   process.env.TEST_DATABASE = database;
-  const server: TestServer = await startServer({}, { onDisk: true, durable });
+  const server: TestServer = await startServer(UNLIMITED, { onDisk: true, durable });
   try {
     const anna = await signUp(server);
     const boris = await signUp(server);
@@ -70,7 +81,11 @@ async function bench(label: string, database: 'pglite' | 'postgres', durable = t
     flow.close();
 
     // 3. Resume after missing many events.
-    for (let i = 0; i < MISSED; i += 1) sender.send({ type: 'send', client_id: randomUUID(), chat_id: chatId, text: `missed ${i}` });
+    for (let i = 0; i < MISSED; i += 1) {
+      sender.send({ type: 'send', client_id: randomUUID(), chat_id: chatId, text: `missed ${i}` });
+      // A window of unanswered sends, as a real client keeps (a socket piling up more is cut off as a flood).
+      if ((i + 1) % WINDOW === 0) await sender.until((frames) => frames.filter((frame) => frame.type === 'ack').length >= SEQUENTIAL + i + 1 - WINDOW / 2, 120_000);
+    }
     await sender.until((frames) => frames.filter((frame) => frame.type === 'ack').length === SEQUENTIAL + MISSED, 120_000);
     const resumeStarted = performance.now();
     const resumed = await SocketProbe.open(flowUrl(server, boris.token, lastSeen));
@@ -87,6 +102,80 @@ async function bench(label: string, database: 'pglite' | 'postgres', durable = t
       `  ${SENDERS} concurrent senders × ${PER_SENDER}: ${Math.round((SENDERS * PER_SENDER) / burstSeconds)} messages/s stored and delivered; recipient's sequence gapless: ${gapless}`,
     );
     console.log(`  resume after ${MISSED} missed events: ${replayed} replayed in ${resumeSeconds.toFixed(2)} s (${Math.round(replayed / resumeSeconds)} events/s)`);
+  } finally {
+    await server.close();
+  }
+}
+
+/** Other people's send → ack p99 alone, then while Mallory floods valid sends: the per-person limits at work. */
+async function floodBench(label: string, database: 'pglite' | 'postgres'): Promise<void> {
+  process.env.TEST_DATABASE = database;
+  const server: TestServer = await startServer({}, { onDisk: true }); // the default limits
+  try {
+    const anna = await signUp(server);
+    const mallory = await signUp(server);
+    const malloryChat = await privateChat(server, mallory, anna);
+    // Several quiet people, each sending 4 a second (well inside the default allowance of 50 per 10 s) and waiting
+    // for each ack: enough samples for a p99 over a few seconds.
+    const quietPeople = await Promise.all(
+      Array.from({ length: QUIET_PEOPLE }, async () => {
+        const person = await signUp(server);
+        const chatId = await privateChat(server, person, anna);
+        return { chatId, socket: await SocketProbe.open(chatSocketUrl(server, person.token)) };
+      }),
+    );
+    const measure = async (seconds: number): Promise<number[]> => {
+      const times: number[] = [];
+      const until = performance.now() + seconds * 1000;
+      await Promise.all(
+        quietPeople.map(async ({ chatId, socket }, index) => {
+          let next = performance.now() + index * (250 / QUIET_PEOPLE);
+          while (performance.now() < until) {
+            await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
+            const clientId = randomUUID();
+            const started = performance.now();
+            socket.send({ type: 'send', client_id: clientId, chat_id: chatId, text: 'hello' });
+            await socket.until((frames) => frames.some((frame) => frame.client_id === clientId), 30_000);
+            times.push(performance.now() - started);
+            next += 250;
+          }
+        }),
+      );
+      return times;
+    };
+    const quiet = await measure(3);
+
+    // The flooder runs in its own process (its work must not be charged to the server, which runs in this one).
+    const flooder = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./flooder.ts', import.meta.url))], {
+      env: {
+        ...process.env,
+        FLOOD_URL: chatSocketUrl(server, mallory.token),
+        FLOOD_CHAT_ID: String(malloryChat),
+        FLOOD_RATE: String(FLOOD_RATE),
+        FLOOD_SECONDS: String(FLOOD_SECONDS),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let report = '';
+    let markStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (markStarted = resolve));
+    flooder.stdout.on('data', (chunk) => {
+      report += chunk;
+      if (report.includes('started')) markStarted();
+    });
+    const flooderDone = new Promise<void>((resolve) => flooder.once('exit', () => resolve()));
+    await Promise.race([started, flooderDone]); // measure while the flood is on
+    const during = await measure(FLOOD_SECONDS);
+    await flooderDone;
+    const flood = JSON.parse(report.trim().split('\n').at(-1) ?? '{}');
+    for (const { socket } of quietPeople) socket.close();
+    const p99 = (samples: number[]) => percentile([...samples].sort((a, b) => a - b), 99);
+    console.log(`\n${label}: one person flooding valid sends at ${FLOOD_RATE}/s for ${FLOOD_SECONDS} s, reconnecting when cut off`);
+    console.log(`  ${QUIET_PEOPLE} other people's send → ack, quiet: ${summary(quiet)}`);
+    console.log(`  the same during the flood:       ${summary(during)}  (p99 ${(p99(during) / p99(quiet)).toFixed(2)}× quiet)`);
+    console.log(
+      `  the flooder: ${flood.sent} frames sent, ${flood.stored} stored, ${flood.refused} refused as too fast, cut off ${flood.cutOff} times, ${flood.refusedConnections} reconnections refused`,
+    );
   } finally {
     await server.close();
   }
@@ -110,5 +199,10 @@ process.env.TEST_POSTGRES_URL = postgresUrl;
 // left out: the difference is what durability costs on this machine's disk.
 await bench('pglite (in a folder, commits synced to disk: the default)', 'pglite');
 await bench('pglite (in a folder, fsync off: for comparison only)', 'pglite', false);
-if (await postgresReachable(postgresUrl)) await bench('postgres', 'postgres');
-else console.log('\npostgres: skipped (nothing reachable; set DATABASE_URL)');
+await floodBench('pglite', 'pglite');
+if (await postgresReachable(postgresUrl)) {
+  await bench('postgres', 'postgres');
+  await floodBench('postgres', 'postgres');
+} else {
+  console.log('\npostgres: skipped (nothing reachable; set DATABASE_URL)');
+}

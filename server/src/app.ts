@@ -7,6 +7,7 @@ import { createServices } from './services.js';
 import { loggerOptions } from './logger.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerAuthHook } from './http/auth-hook.js';
+import { registerRateLimitHook } from './http/rate-limits.js';
 import type { App } from './http/types.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { usersRoutes } from './modules/users/routes.js';
@@ -54,6 +55,7 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
     async (api) => {
       // Every API route needs a token unless it says otherwise; the static client files do not.
       registerAuthHook(api);
+      registerRateLimitHook(api);
       api.get('/health', { config: { public: true } }, async () => ({ status: 'ok', database: db.dialect }));
       await api.register(authRoutes);
       await api.register(usersRoutes);

@@ -67,6 +67,17 @@ export interface Config {
     mediaHostAddresses: string[];
     mediaPortRange: [number, number] | undefined;
   };
+  /** What one person may do how often (see http/rate-limits.ts). */
+  rateLimits: {
+    /** Messages sent per 10 s (RATE_MESSAGES_PER_10S). */
+    messagesPer10s: number;
+    /** Searches and people look-ups per minute (RATE_LOOKUPS_PER_MINUTE). */
+    lookupsPerMinute: number;
+    /** File uploads per minute (RATE_UPLOADS_PER_MINUTE). */
+    uploadsPerMinute: number;
+    /** Live sockets (chat, flow) opened per minute (RATE_SOCKETS_PER_MINUTE). */
+    socketsPerMinute: number;
+  };
   otp: {
     ttlSeconds: number;
     maxAttempts: number;
@@ -172,6 +183,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // Loopback is always offered: on one machine (and in tests) browsers reach the SFU through it.
       mediaHostAddresses: [...new Set(['127.0.0.1', ...list(env.MEDIA_HOST_ADDRESSES)])],
       mediaPortRange: portRange(env.MEDIA_PORT_RANGE),
+    },
+    rateLimits: {
+      messagesPer10s: int(env, 'RATE_MESSAGES_PER_10S', 50, 1),
+      lookupsPerMinute: int(env, 'RATE_LOOKUPS_PER_MINUTE', 120, 1),
+      uploadsPerMinute: int(env, 'RATE_UPLOADS_PER_MINUTE', 60, 1),
+      socketsPerMinute: int(env, 'RATE_SOCKETS_PER_MINUTE', 60, 1),
     },
     otp: {
       ttlSeconds: 5 * 60,

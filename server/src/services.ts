@@ -15,6 +15,7 @@ import { WeriftEngine } from './media/werift-engine.js';
 import type { MediaEngine } from './media/engine.js';
 import { MeetTokens } from './security/meet-tokens.js';
 import { CallsService } from './modules/calls/service.js';
+import { RateLimits } from './http/rate-limits.js';
 
 /** What the route plugins share, decorated onto the Fastify instance rather than imported as globals. */
 export interface Services {
@@ -36,6 +37,8 @@ export interface Services {
   calls: CallsService;
   /** The SFU the calls go through. */
   media: MediaEngine;
+  /** Per-person allowances for sends, look-ups and uploads. */
+  rateLimits: RateLimits;
 }
 
 export async function createServices(config: Config, db: Db, logger: FastifyBaseLogger): Promise<Services> {
@@ -66,5 +69,6 @@ export async function createServices(config: Config, db: Db, logger: FastifyBase
     devSms,
     calls: new CallsService(db, events, media, new MeetTokens(secrets.meetKey), config.calls, logger),
     media,
+    rateLimits: new RateLimits(config.rateLimits),
   };
 }

@@ -53,6 +53,8 @@ export const config = {
   tokenRefreshLeewayMs: 30_000,
   /** A send without acknowledgement after this long is resent (the client id makes it harmless). */
   sendAckTimeoutMs: 10_000,
+  /** Sends on the chat socket waiting for their answer at once; the rest wait their turn, in order. */
+  sendWindow: 16,
 } as const;
 
 /** The roles of spec §6. */

@@ -25,6 +25,8 @@ declare module 'fastify' {
     public?: boolean;
     /** The token comes as `?token=` (WebSocket routes: browsers cannot set headers on an upgrade). */
     tokenInQuery?: boolean;
+    /** The per-person allowance this route draws on (http/rate-limits.ts). */
+    rateLimit?: import('./rate-limits.js').LimitName;
   }
 }
 

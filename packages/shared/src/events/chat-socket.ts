@@ -18,6 +18,8 @@ interface Pending {
   frame: OutgoingMessage;
   resolve: (message: Message) => void;
   reject: (error: ApiError) => void;
+  /** Sent on the current socket and not answered yet. */
+  inFlight: boolean;
 }
 
 export interface ChatSocketOptions {
@@ -32,8 +34,10 @@ const TOKEN_EXPIRED = 4001;
  * The chat socket: opened on first use, frames queued until it is open (spec §4). Each send resolves with the
  * stored message once the server acknowledges it — after its commit. Unacknowledged sends are re-sent, in the
  * order they were made, every time the socket (re)opens, however long the network is away; the client id makes
- * repeats harmless. A socket that stays silent past the acknowledgement timeout is assumed dead and replaced.
- * Only a refusal by the server (`error` with a status) rejects a send.
+ * repeats harmless. At most `sendWindow` sends wait for their answer at once (a long outbox goes out as answers
+ * come back, not all at once). When the server says a send came too fast (429 `rate_limited`), it and everything
+ * after it wait the time the server names and go again in order. A socket that stays silent past the
+ * acknowledgement timeout is assumed dead and replaced. Only a refusal by the server rejects a send.
  */
 export class ChatSocket {
   private socket: WebSocket | null = null;
@@ -43,6 +47,8 @@ export class ChatSocket {
   private ackTimer: ReturnType<typeof setTimeout> | null = null;
   private attempt = 0;
   private closed = false;
+  /** While set, the server asked us to slow down: nothing is sent until it fires. */
+  private rateTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly options: ChatSocketOptions) {
     if (typeof window !== 'undefined') window.addEventListener('online', () => this.reconnectNow());
@@ -51,8 +57,8 @@ export class ChatSocket {
   send(frame: OutgoingMessage): Promise<Message> {
     this.closed = false;
     return new Promise<Message>((resolve, reject) => {
-      this.pending.set(frame.client_id, { frame, resolve, reject });
-      if (this.socket?.readyState === WebSocket.OPEN) this.transmit(frame);
+      this.pending.set(frame.client_id, { frame, resolve, reject, inFlight: false });
+      if (this.socket?.readyState === WebSocket.OPEN) this.pump();
       else void this.open();
     });
   }
@@ -65,6 +71,8 @@ export class ChatSocket {
   close(): void {
     this.closed = true;
     this.clearTimers();
+    if (this.rateTimer) clearTimeout(this.rateTimer);
+    this.rateTimer = null;
     this.pending.clear();
     const socket = this.socket;
     this.socket = null;
@@ -94,22 +102,44 @@ export class ChatSocket {
     this.opening = false;
     socket.onopen = () => {
       this.attempt = 0;
-      for (const pending of this.pending.values()) this.transmit(pending.frame);
+      this.pump();
     };
     socket.onmessage = (message) => this.handleFrame(String(message.data));
     socket.onclose = (close) => {
       if (this.socket !== socket) return;
       this.socket = null;
       this.clearAckTimer();
+      for (const pending of this.pending.values()) pending.inFlight = false;
       if (this.closed || this.pending.size === 0) return;
       if (close.code === TOKEN_EXPIRED) void this.open();
       else this.scheduleRetry();
     };
   }
 
-  private transmit(frame: OutgoingMessage): void {
-    this.socket?.send(JSON.stringify({ type: 'send', ...frame }));
-    this.ackTimer ??= setTimeout(() => this.ackOverdue(), config.sendAckTimeoutMs);
+  /** Sends what waits, oldest first, while the window has room (and the server has not asked us to wait). */
+  private pump(): void {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN || this.rateTimer) return;
+    let inFlight = 0;
+    for (const pending of this.pending.values()) if (pending.inFlight) inFlight += 1;
+    for (const pending of this.pending.values()) {
+      if (inFlight >= config.sendWindow) break;
+      if (pending.inFlight) continue;
+      pending.inFlight = true;
+      inFlight += 1;
+      socket.send(JSON.stringify({ type: 'send', ...pending.frame }));
+      this.ackTimer ??= setTimeout(() => this.ackOverdue(), config.sendAckTimeoutMs);
+    }
+  }
+
+  /** The server asked us to slow down: everything unanswered goes again, in order, after `delayMs`. */
+  private waitForRateLimit(delayMs: number): void {
+    for (const pending of this.pending.values()) pending.inFlight = false;
+    if (this.rateTimer) return;
+    this.rateTimer = setTimeout(() => {
+      this.rateTimer = null;
+      this.pump();
+    }, delayMs);
   }
 
   /** No answer for too long: the connection is probably dead without knowing it. Replace it. */
@@ -123,7 +153,7 @@ export class ChatSocket {
   }
 
   private handleFrame(raw: string): void {
-    let frame: { type?: string; client_id?: string; message?: unknown; error?: string; status?: number };
+    let frame: { type?: string; client_id?: string; message?: unknown; error?: string; status?: number; retry_after_ms?: number };
     try {
       frame = JSON.parse(raw);
     } catch {
@@ -131,11 +161,20 @@ export class ChatSocket {
     }
     const pending = frame.client_id ? this.pending.get(frame.client_id) : undefined;
     if (!pending) return;
-    this.pending.delete(frame.client_id!);
     this.clearAckTimer();
-    if (this.pending.size > 0) this.ackTimer = setTimeout(() => this.ackOverdue(), config.sendAckTimeoutMs);
+    if (frame.type === 'error' && frame.status === 429) {
+      // Not a refusal of the message: it goes again once the server's wait is over (plus a little jitter). The
+      // sends behind it are answered the same way; once we are waiting, those answers change nothing.
+      if (!pending.inFlight) return;
+      const wait = typeof frame.retry_after_ms === 'number' && frame.retry_after_ms > 0 ? frame.retry_after_ms : 1_000;
+      this.waitForRateLimit(wait + Math.random() * 100);
+      return;
+    }
+    this.pending.delete(frame.client_id!);
+    if ([...this.pending.values()].some((other) => other.inFlight)) this.ackTimer = setTimeout(() => this.ackOverdue(), config.sendAckTimeoutMs);
     if (frame.type === 'ack' && frame.message) pending.resolve(frame.message as Message);
     else pending.reject(new ApiError(frame.status ?? 400, frame.error ?? 'send_failed', String(frame.message ?? 'The message was refused')));
+    this.pump();
   }
 
   private scheduleRetry(): void {

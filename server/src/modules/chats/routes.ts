@@ -51,7 +51,7 @@ export async function chatsRoutes(app: App): Promise<void> {
     chat: await groups.join(caller(request).id, request.body.code, requestOrigin(request)),
   }));
 
-  app.get('/chat/find', { schema: { querystring: FindChatsQuery } }, async (request) => ({
+  app.get('/chat/find', { schema: { querystring: FindChatsQuery }, config: { rateLimit: 'lookups' } }, async (request) => ({
     chats: await chats.find(caller(request).id, request.query.query, request.query.is_admin === true, requestOrigin(request)),
   }));
 
@@ -68,7 +68,7 @@ export async function chatsRoutes(app: App): Promise<void> {
     return chats.history(caller(request).id, chat_id, page_size, page_num, before_id);
   });
 
-  app.get('/chat/search', { schema: { querystring: SearchQuery } }, async (request) =>
+  app.get('/chat/search', { schema: { querystring: SearchQuery }, config: { rateLimit: 'lookups' } }, async (request) =>
     chats.search(caller(request).id, request.query.chat_id, request.query.query),
   );
 

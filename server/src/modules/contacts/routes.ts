@@ -15,7 +15,7 @@ export async function contactsRoutes(app: App): Promise<void> {
 
   app.get('/user/contacts', async (request) => ({ contacts: await contacts.list(caller(request).id) }));
 
-  app.post('/user/contacts/add', { schema: { body: AddContactBody } }, async (request) =>
+  app.post('/user/contacts/add', { schema: { body: AddContactBody }, config: { rateLimit: 'lookups' } }, async (request) =>
     contacts.add(caller(request).id, request.body, requestOrigin(request)),
   );
 

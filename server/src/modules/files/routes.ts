@@ -40,10 +40,10 @@ export async function filesRoutes(app: App): Promise<void> {
     return files.upload(me.id, part, limitMb, folder);
   }
 
-  app.post('/file/upload', async (request, reply) => reply.code(201).send({ file: await receiveUpload(request) }));
+  app.post('/file/upload', { config: { rateLimit: 'uploads' } }, async (request, reply) => reply.code(201).send({ file: await receiveUpload(request) }));
 
   // A chunk of a call's audio recording (recording is on for the chat, the uploader took part in the call).
-  app.post('/file/upload/meet-audio', { schema: { querystring: MeetAudioQuery } }, async (request, reply) => {
+  app.post('/file/upload/meet-audio', { schema: { querystring: MeetAudioQuery }, config: { rateLimit: 'uploads' } }, async (request, reply) => {
     const { chat_id: chatId, message_id: messageId } = request.query;
     const callId = await app.services.calls.recordableCall(caller(request).id, chatId, messageId);
     if (callId === null) throw forbidden('This call is not being recorded, or you are not in it', 'not_recording');

@@ -29,7 +29,7 @@ export async function flowRoutes(app: App): Promise<void> {
     '/user/flow',
     {
       websocket: true,
-      config: { tokenInQuery: true },
+      config: { tokenInQuery: true, rateLimit: 'sockets' },
       schema: { querystring: FlowQuery },
       preValidation: async (request) => checkOrigin(request),
     },

@@ -8,6 +8,8 @@ export const CloseCode = {
   normal: 1000,
   tokenExpired: 4001,
   tooSlow: 4008,
+  /** Sent frames without waiting for answers, far past what any client of ours does (a flood). */
+  tooManyFrames: 4029,
 } as const;
 
 const PING_INTERVAL_MS = 30_000;

@@ -12,7 +12,7 @@ export async function staffRoutes(app: App): Promise<void> {
     user: await employees.setOwnPasswords(caller(request).id, request.body, request.ip, requestOrigin(request)),
   }));
 
-  app.get('/user/all', { schema: { querystring: EmployeesQuery } }, async (request) => ({
+  app.get('/user/all', { schema: { querystring: EmployeesQuery }, config: { rateLimit: 'lookups' } }, async (request) => ({
     users: await employees.list(caller(request).id, request.query),
   }));
 

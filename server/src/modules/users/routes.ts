@@ -16,7 +16,7 @@ export async function usersRoutes(app: App): Promise<void> {
     user: await users.edit(caller(request).id, request.body, requestOrigin(request)),
   }));
 
-  app.get('/user/find', { schema: { querystring: FindUserQuery } }, async (request) => {
+  app.get('/user/find', { schema: { querystring: FindUserQuery }, config: { rateLimit: 'lookups' } }, async (request) => {
     const me = caller(request);
     return { users: await users.find(me.id, me.role, request.query.query) };
   });

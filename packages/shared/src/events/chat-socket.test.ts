@@ -1,0 +1,97 @@
+import { ChatSocket, type OutgoingMessage } from './chat-socket';
+import { config } from '../config';
+import type { Message } from '../model/types';
+
+/** A stand-in for the browser WebSocket: records what is sent, and the test answers as the server would. */
+class FakeSocket {
+  static all: FakeSocket[] = [];
+  readyState = 0;
+  sent: Array<OutgoingMessage & { type: string }> = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((message: { data: string }) => void) | null = null;
+  onclose: ((close: { code: number }) => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  open() {
+    this.readyState = WebSocket.OPEN;
+    this.onopen?.();
+  }
+  send(data: string) {
+    this.sent.push(JSON.parse(data));
+  }
+  reply(frame: unknown) {
+    this.onmessage?.({ data: JSON.stringify(frame) });
+  }
+  ack(clientId: string) {
+    this.reply({ type: 'ack', client_id: clientId, message: { id: 1, client_id: clientId } });
+  }
+  close() {}
+}
+
+const frame = (n: number): OutgoingMessage => ({ client_id: `c${n}`, chat_id: 1, text: `m${n}` });
+const ids = (frames: Array<{ client_id: string }>) => frames.map((sent) => sent.client_id);
+
+function setup() {
+  FakeSocket.all = [];
+  const socket = new ChatSocket({
+    url: (token) => `ws://test/chat?token=${token}`,
+    getToken: async () => 'tok',
+    createSocket: (url) => new FakeSocket(url) as unknown as WebSocket,
+  });
+  return socket;
+}
+
+describe('ChatSocket', () => {
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate', 'queueMicrotask'] }));
+  afterEach(() => jest.useRealTimers());
+
+  it('keeps at most sendWindow sends unanswered and sends the rest, in order, as answers come', async () => {
+    const chat = setup();
+    const total = config.sendWindow + 5;
+    const results: Array<Promise<Message>> = [];
+    for (let n = 1; n <= total; n += 1) results.push(chat.send(frame(n)));
+    await jest.advanceTimersByTimeAsync(0);
+    const fake = FakeSocket.all[0]!;
+    fake.open();
+    expect(ids(fake.sent)).toEqual(Array.from({ length: config.sendWindow }, (_, i) => `c${i + 1}`));
+    fake.ack('c1');
+    fake.ack('c2');
+    expect(fake.sent).toHaveLength(config.sendWindow + 2);
+    expect(fake.sent.at(-1)!.client_id).toBe(`c${config.sendWindow + 2}`);
+    for (let n = 3; n <= total; n += 1) fake.ack(`c${n}`);
+    expect(ids(fake.sent)).toEqual(Array.from({ length: total }, (_, i) => `c${i + 1}`));
+    await expect(Promise.all(results)).resolves.toHaveLength(total);
+  });
+
+  it('waits out a rate limit and sends the refused message and everything after it again, in order, without failing them', async () => {
+    const chat = setup();
+    const results = [1, 2, 3, 4].map((n) => chat.send(frame(n)));
+    await jest.advanceTimersByTimeAsync(0);
+    const fake = FakeSocket.all[0]!;
+    fake.open();
+    expect(ids(fake.sent)).toEqual(['c1', 'c2', 'c3', 'c4']);
+    fake.ack('c1');
+    // The server lets c1 through, then asks to wait 2 s: c2 and what follows are refused the same way.
+    for (const id of ['c2', 'c3', 'c4']) {
+      fake.reply({ type: 'error', client_id: id, error: 'rate_limited', status: 429, retry_after_ms: 2_000 });
+    }
+    const five = chat.send(frame(5));
+    await jest.advanceTimersByTimeAsync(1_900);
+    expect(ids(fake.sent)).toEqual(['c1', 'c2', 'c3', 'c4']); // nothing while waiting, not even the new one
+    await jest.advanceTimersByTimeAsync(300);
+    expect(ids(fake.sent.slice(4))).toEqual(['c2', 'c3', 'c4', 'c5']);
+    for (const id of ['c2', 'c3', 'c4', 'c5']) fake.ack(id);
+    await expect(Promise.all([...results, five])).resolves.toHaveLength(5);
+  });
+
+  it('rejects a send the server refuses for what it is (not for its pace)', async () => {
+    const chat = setup();
+    const result = chat.send(frame(1));
+    await jest.advanceTimersByTimeAsync(0);
+    const fake = FakeSocket.all[0]!;
+    fake.open();
+    fake.reply({ type: 'error', client_id: 'c1', error: 'message_too_long', status: 400, message: 'too long' });
+    await expect(result).rejects.toMatchObject({ status: 400, code: 'message_too_long' });
+  });
+});
