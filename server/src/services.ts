@@ -16,6 +16,7 @@ import type { MediaEngine } from './media/engine.js';
 import { MeetTokens } from './security/meet-tokens.js';
 import { CallsService } from './modules/calls/service.js';
 import { RateLimits } from './http/rate-limits.js';
+import { MessageWriter } from './modules/messages/writer.js';
 
 /** What the route plugins share, decorated onto the Fastify instance rather than imported as globals. */
 export interface Services {
@@ -39,6 +40,8 @@ export interface Services {
   media: MediaEngine;
   /** Per-person allowances for sends, look-ups and uploads. */
   rateLimits: RateLimits;
+  /** Writes sent messages, in batches (group commit). */
+  messageWriter: MessageWriter;
 }
 
 export async function createServices(config: Config, db: Db, logger: FastifyBaseLogger): Promise<Services> {
@@ -70,5 +73,6 @@ export async function createServices(config: Config, db: Db, logger: FastifyBase
     calls: new CallsService(db, events, media, new MeetTokens(secrets.meetKey), config.calls, logger),
     media,
     rateLimits: new RateLimits(config.rateLimits),
+    messageWriter: new MessageWriter(db, bus),
   };
 }

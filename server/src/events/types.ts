@@ -3,4 +3,9 @@ export interface FlowEvent {
   seq: number;
   event_type: string;
   additional_info: Record<string, unknown>;
+  /**
+   * `additional_info` already serialized, when one payload goes to many people: each socket frame is then built
+   * around it instead of serializing the same message once per recipient.
+   */
+  infoJson?: string;
 }

@@ -28,6 +28,8 @@ export class FlowConnection {
     private readonly log: EventLog,
     private readonly bus: EventBus,
     private readonly send: (frame: unknown) => boolean,
+    /** Sends a frame already serialized. */
+    private readonly sendText: (text: string) => boolean,
     private readonly onError: (error: unknown) => void,
   ) {}
 
@@ -96,7 +98,12 @@ export class FlowConnection {
 
   private sendEvent(event: FlowEvent): void {
     if (event.seq <= this.lastSent) return;
-    this.send(event);
+    if (event.infoJson === undefined) {
+      this.send({ seq: event.seq, event_type: event.event_type, additional_info: event.additional_info });
+    } else {
+      // One payload shared by every recipient: only the envelope is written per socket.
+      this.sendText(`{"seq":${event.seq},"event_type":${JSON.stringify(event.event_type)},"additional_info":${event.infoJson}}`);
+    }
     this.lastSent = event.seq;
   }
 

@@ -36,7 +36,7 @@ export async function flowRoutes(app: App): Promise<void> {
     (socket, request) => {
       const auth = caller(request);
       const link = superviseSocket(socket, auth);
-      const connection = new FlowConnection(auth.id, app.services.events, app.services.bus, link.send, (error) => {
+      const connection = new FlowConnection(auth.id, app.services.events, app.services.bus, link.send, link.sendText, (error) => {
         request.log.error({ err: error }, 'flow connection failed');
         socket.close(1011, 'server error');
       });

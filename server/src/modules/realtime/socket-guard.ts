@@ -34,7 +34,10 @@ export function checkOrigin(request: FastifyRequest): void {
  * What every authenticated socket needs: it closes when its access token expires (the client reconnects with a
  * fresh one), answers nothing to a dead peer for long (ping/pong), and is dropped if it cannot keep up.
  */
-export function superviseSocket(socket: WebSocket, auth: AuthUser): { send(frame: unknown): boolean; stop(): void } {
+export function superviseSocket(
+  socket: WebSocket,
+  auth: AuthUser,
+): { send(frame: unknown): boolean; sendText(text: string): boolean; stop(): void } {
   let alive = true;
   socket.on('pong', () => {
     alive = true;
@@ -54,16 +57,14 @@ export function superviseSocket(socket: WebSocket, auth: AuthUser): { send(frame
     clearTimeout(expiry);
   };
   socket.on('close', stop);
-  return {
-    send(frame: unknown) {
-      if (socket.readyState !== socket.OPEN) return false;
-      if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-        socket.close(CloseCode.tooSlow, 'too slow');
-        return false;
-      }
-      socket.send(JSON.stringify(frame));
-      return true;
-    },
-    stop,
+  const sendText = (text: string) => {
+    if (socket.readyState !== socket.OPEN) return false;
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      socket.close(CloseCode.tooSlow, 'too slow');
+      return false;
+    }
+    socket.send(text);
+    return true;
   };
+  return { send: (frame: unknown) => sendText(JSON.stringify(frame)), sendText, stop };
 }

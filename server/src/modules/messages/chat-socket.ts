@@ -1,0 +1,131 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { Services } from '../../services.js';
+import { HttpError, ServerStrings } from '../../http/errors.js';
+import { RateLimited } from '../../http/rate-limits.js';
+import { CloseCode } from '../realtime/socket-guard.js';
+import { clientFrame, type SendFrame } from './frames.js';
+import { SocketPacing } from './pacing.js';
+import type { MessagesService, SendResult } from './service.js';
+
+/** How long a cut-off flooder has to finish the closing handshake before its connection is dropped. */
+const CUT_OFF_GRACE_MS = 1000;
+
+interface Link {
+  send(frame: unknown): boolean;
+}
+
+/**
+ * One chat socket. Frames are read in the order they arrive and sends are handed to the message writer in that
+ * order without waiting for each other's commit, so one client can have several sends in one batch; answers go
+ * out in the order the frames came, each `ack` only after its message is committed.
+ */
+export class ChatSocketSession {
+  /** Frames read and checked, one after another. */
+  private reading: Promise<void> = Promise.resolve();
+  /** Answers written, in frame order. */
+  private answering: Promise<void> = Promise.resolve();
+  private readonly pacing = new SocketPacing();
+
+  constructor(
+    private readonly userId: number,
+    private readonly socket: WebSocket,
+    private readonly link: Link,
+    private readonly services: Services,
+    private readonly messages: MessagesService,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  receive(data: unknown, isBinary: boolean): void {
+    if (this.pacing.cutOff) return;
+    if (!this.pacing.admit()) return this.cutOff();
+    this.reading = this.reading
+      .then(() => this.read(data, isBinary))
+      .catch((error: unknown) => {
+        this.log.error({ err: error }, 'chat frame failed');
+        this.answer(async () => undefined);
+      });
+  }
+
+  private async read(data: unknown, isBinary: boolean): Promise<void> {
+    if (this.pacing.cutOff) return;
+    let frame: unknown;
+    try {
+      if (isBinary) throw new Error('binary');
+      frame = JSON.parse(String(data));
+    } catch {
+      return this.answer(async () => this.link.send({ type: 'error', error: 'bad_frame', message: ServerStrings.cannotParse }));
+    }
+    if (!clientFrame.Check(frame)) {
+      const clientId = (frame as { client_id?: unknown } | null)?.client_id;
+      const first = clientFrame.Errors(frame)[0];
+      const problem = first ? `${first.instancePath || '/'} ${first.message}` : 'invalid frame';
+      return this.answer(async () =>
+        this.link.send({
+          type: 'error',
+          error: 'bad_frame',
+          message: `${ServerStrings.cannotParse}: ${problem}`,
+          ...(typeof clientId === 'string' ? { client_id: clientId } : {}),
+        }),
+      );
+    }
+    if (frame.type === 'ping') return this.answer(async () => this.link.send({ type: 'pong' }));
+    if (frame.type === 'hang') {
+      const chatId = Number(frame.text);
+      return this.answer(async () => {
+        try {
+          await this.services.calls.hang(this.userId, chatId);
+          this.link.send({ type: 'hung', chat_id: chatId });
+        } catch (error) {
+          this.link.send(this.refusal(error, undefined, 'hang-up failed'));
+        }
+      });
+    }
+    await this.readSend(frame);
+  }
+
+  private async readSend(frame: SendFrame): Promise<void> {
+    let stored: Promise<SendResult>;
+    try {
+      this.pacing.checkOrder(frame.client_id);
+      await this.services.rateLimits.take('messages', this.userId);
+      stored = this.messages.send(this.userId, frame);
+    } catch (error) {
+      if (error instanceof RateLimited && !this.pacing.refused(frame.client_id, error)) return this.cutOff();
+      return this.answer(async () => this.link.send(this.refusal(error, frame.client_id, 'send failed')));
+    }
+    this.answer(async () => {
+      try {
+        const result = await stored;
+        this.link.send({ type: 'ack', client_id: frame.client_id, message: result.message });
+      } catch (error) {
+        this.link.send(this.refusal(error, frame.client_id, 'send failed'));
+      }
+    });
+  }
+
+  /** Queues an answer behind the earlier ones; the frame counts as handled once it is written. */
+  private answer(write: () => Promise<unknown>): void {
+    this.answering = this.answering
+      .then(async () => {
+        await write();
+      })
+      .catch((error: unknown) => this.log.error({ err: error }, 'chat answer failed'))
+      .finally(() => this.pacing.handled());
+  }
+
+  private refusal(error: unknown, clientId: string | undefined, what: string): Record<string, unknown> {
+    const about = clientId === undefined ? {} : { client_id: clientId };
+    if (error instanceof RateLimited) {
+      return { type: 'error', ...about, error: error.code, message: error.message, status: error.statusCode, retry_after_ms: error.retryAfterMs };
+    }
+    if (error instanceof HttpError) return { type: 'error', ...about, error: error.code, message: error.message, status: error.statusCode };
+    this.log.error({ err: error }, what);
+    return { type: 'error', ...about, error: 'internal', message: 'Internal server error', status: 500 };
+  }
+
+  private cutOff(): void {
+    this.socket.close(CloseCode.tooManyFrames, 'too many frames');
+    setTimeout(() => this.socket.terminate(), CUT_OFF_GRACE_MS).unref();
+  }
+}

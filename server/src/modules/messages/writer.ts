@@ -1,0 +1,567 @@
+import type { Db, Tx } from '../../db/index.js';
+import type { EventBus } from '../../events/bus.js';
+import { HttpError, ServerStrings, badRequest, forbidden, notFound } from '../../http/errors.js';
+import { characterCount } from '../../http/text.js';
+import { chatUnavailable } from '../chats/repository.js';
+import {
+  MESSAGE_FIELDS,
+  MESSAGE_FROM,
+  MESSAGE_SELECT,
+  type FileInfo,
+  type MessageMeta,
+  type MessageRow,
+  type MessageView,
+  type ReplySnapshot,
+  toMessage,
+} from '../chats/model.js';
+import { toPublic, userColumns, type PublicUserView, type UserRow } from '../users/model.js';
+import { TEXT_MAX, type SendInput, type SendResult, type SendableType } from './send-input.js';
+
+/** Most sends written in one transaction; more wait for the next one. */
+const MAX_BATCH = 500;
+/** PostgreSQL's codes for a transaction that lost a race and may simply run again (deadlock, serialization). */
+const RETRYABLE = new Set(['40P01', '40001']);
+const MAX_ATTEMPTS = 3;
+
+/** The MIME family each file-carrying type requires; `document` takes anything. */
+const TYPE_FAMILY: Partial<Record<SendableType, string>> = { image: 'image/', audio: 'audio/', video: 'video/' };
+
+interface Pending {
+  senderId: number;
+  input: SendInput;
+  resolve: (result: SendResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/** A send that passed its checks, ready to be inserted. */
+interface Prepared {
+  pending: Pending;
+  chatId: number;
+  type: SendableType;
+  text: string;
+  file: FileInfo | null;
+  meta: MessageMeta;
+  reply: ReplySnapshot | null;
+  forwardedFrom: { user_id: number; name: string } | null;
+  intervalSeconds: number;
+  members: number[];
+  sender: PublicUserView;
+}
+
+interface Outcome {
+  pending: Pending;
+  /** The stored message when this send created it. */
+  created?: MessageView;
+  /** Why it was refused (the send may still have been stored before: a retry). */
+  error?: unknown;
+}
+
+interface ChatState {
+  id: number;
+  interval: number;
+  members: number[];
+}
+
+interface InsertedRow extends Record<string, unknown> {
+  id: number;
+  sender_id: number;
+  client_id: string;
+  created_at: Date | string;
+  expires_at: Date | string | null;
+}
+
+interface FileLookup extends Record<string, unknown> {
+  path: string;
+  owner_id: number;
+  original_name: string;
+  mime: string;
+  size: number;
+}
+
+/**
+ * Writes messages in batches (group commit). Sends that arrive while a batch is being written wait for the next
+ * one, so under load one transaction carries many messages, and at rest a send is written at once (no timer).
+ * Per batch, whatever it holds:
+ *
+ * 1. the chats it touches are locked (in id order) and read with their members, together with the senders;
+ * 2. every send is checked on its own — sender, membership, text, file, reply, forward — and a refused one fails
+ *    alone, the others go on (files, replies and forwards are read in one query each, only when present);
+ * 3. one multi-row INSERT stores them (`ON CONFLICT (sender_id, client_id) DO NOTHING` keeps retries idempotent);
+ * 4. one statement updates each chat's last message and every member's unread count;
+ * 5. one statement locks the recipients in id order, reserves each one's seq range and inserts all events;
+ * 6. COMMIT; then each send is answered in the order it came, and the events ring their sockets, each payload
+ *    serialized once however many people receive it.
+ *
+ * The guarantees of docs/delivery.md hold as with one transaction per message: an answer only after COMMIT,
+ * idempotent client ids, a gapless seq per person (reserved under the person's row lock), each sender's order.
+ */
+export class MessageWriter {
+  private queue: Pending[] = [];
+  private running = false;
+  private scheduled = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly bus: EventBus,
+  ) {}
+
+  /** Queues a send; resolves after the batch holding it commits (or rejects with why it was refused). */
+  submit(senderId: number, input: SendInput): Promise<SendResult> {
+    return new Promise<SendResult>((resolve, reject) => {
+      this.queue.push({ senderId, input, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.running || this.scheduled) return;
+    this.scheduled = true;
+    // Whatever else arrived in this turn of the event loop joins the batch.
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (this.queue.length > 0) await this.write(this.queue.splice(0, MAX_BATCH));
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** One batch: written together; if the database fails it as a whole, each send is written alone. */
+  private async write(batch: Pending[]): Promise<void> {
+    // A send repeated within one batch (a quick retry) follows the first one with its client id.
+    const firsts = new Map<string, Pending>();
+    const followers = new Map<Pending, Pending[]>();
+    const unique: Pending[] = [];
+    for (const pending of batch) {
+      const key = `${pending.senderId}:${pending.input.client_id}`;
+      const first = firsts.get(key);
+      if (first) followers.get(first)!.push(pending);
+      else {
+        firsts.set(key, pending);
+        followers.set(pending, []);
+        unique.push(pending);
+      }
+    }
+    let outcomes: Outcome[];
+    try {
+      outcomes = await this.writeWithRetries(unique);
+    } catch (error) {
+      if (unique.length === 1) outcomes = [{ pending: unique[0]!, error }];
+      else {
+        // Something the checks could not foresee (a file deleted meanwhile…): find the one it was.
+        outcomes = [];
+        for (const pending of unique) {
+          try {
+            outcomes.push(...(await this.writeWithRetries([pending])));
+          } catch (alone) {
+            outcomes.push({ pending, error: alone });
+          }
+        }
+      }
+    }
+    await this.answer(outcomes, followers);
+  }
+
+  private async writeWithRetries(batch: Pending[]): Promise<Outcome[]> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        let publish: () => void = () => undefined;
+        const outcomes = await this.db.transaction(async (tx) => {
+          const written = await this.writeBatch(tx, batch);
+          publish = written.publish;
+          return written.outcomes;
+        });
+        publish();
+        return outcomes;
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (attempt >= MAX_ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
+      }
+    }
+  }
+
+  /**
+   * Answers every send of the batch in the order they came. A refused send whose client id is already stored
+   * (a retry of something that went through before) gets the stored message back, as if it had been accepted.
+   */
+  private async answer(outcomes: Outcome[], followers: Map<Pending, Pending[]>): Promise<void> {
+    const refused = outcomes.filter((outcome) => outcome.created === undefined);
+    const stored = new Map<string, MessageView>();
+    if (refused.length > 0) {
+      const rows = await this.db
+        .query<MessageRow>(
+          `${MESSAGE_SELECT} WHERE (msg.sender_id, msg.client_id) IN (SELECT * FROM unnest($1::bigint[], $2::uuid[]))`,
+          [refused.map((outcome) => outcome.pending.senderId), refused.map((outcome) => outcome.pending.input.client_id)],
+        )
+        .catch(() => [] as MessageRow[]);
+      for (const row of rows) stored.set(`${row.sender_id}:${row.client_id}`, toMessage(row));
+    }
+    const byPending = new Map(outcomes.map((outcome) => [outcome.pending, outcome]));
+    for (const [first, repeats] of followers) {
+      const outcome = byPending.get(first)!;
+      const before = stored.get(`${first.senderId}:${first.input.client_id}`);
+      const message = outcome.created ?? before;
+      if (message) {
+        first.resolve({ message, created: outcome.created !== undefined });
+        for (const repeat of repeats) repeat.resolve({ message, created: false });
+      } else {
+        first.reject(outcome.error);
+        for (const repeat of repeats) repeat.reject(outcome.error);
+      }
+    }
+  }
+
+  private async writeBatch(tx: Tx, batch: Pending[]): Promise<{ outcomes: Outcome[]; publish: () => void }> {
+    const chatIds = [...new Set(batch.map((pending) => pending.input.chat_id))].sort((a, b) => a - b);
+    const senderIds = [...new Set(batch.map((pending) => pending.senderId))];
+
+    // 1. The chats, locked in id order (a message and a membership change are ordered by this lock), with their
+    //    members; and the senders as they are now.
+    const [state] = await tx.query<{ chats: ChatState[] | null; senders: UserRow[] | null }>(
+      `WITH locked AS MATERIALIZED (
+         SELECT id, interval_seconds FROM chats WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE
+       )
+       SELECT (SELECT json_agg(json_build_object(
+                 'id', l.id, 'interval', l.interval_seconds,
+                 'members', (SELECT coalesce(json_agg(m.user_id ORDER BY m.user_id), '[]'::json)
+                               FROM chat_members m WHERE m.chat_id = l.id)))
+                 FROM locked l) AS chats,
+              (SELECT json_agg(u) FROM (SELECT ${userColumns()} FROM users WHERE id = ANY($2::bigint[])) u) AS senders`,
+      [chatIds, senderIds],
+    );
+    const chats = new Map((state?.chats ?? []).map((chat) => [Number(chat.id), { ...chat, members: chat.members.map(Number) }]));
+    const senders = new Map((state?.senders ?? []).map((user) => [Number(user.id), { ...user, id: Number(user.id) }]));
+
+    // 2. Each send on its own; the reads a few of them need, once for all.
+    const outcomes: Outcome[] = [];
+    const checked: Array<{ pending: Pending; chat: ChatState; sender: UserRow } | Outcome> = batch.map((pending) => {
+      try {
+        const sender = senders.get(pending.senderId);
+        if (!sender || sender.deleted) throw forbidden(ServerStrings.noSuchUser, 'no_such_user');
+        if (sender.blocked) throw forbidden(ServerStrings.banned, 'banned');
+        if (sender.is_muted) throw forbidden(ServerStrings.muted, 'muted');
+        const chat = chats.get(pending.input.chat_id);
+        if (!chat || !chat.members.includes(pending.senderId)) throw chatUnavailable();
+        return { pending, chat, sender };
+      } catch (error) {
+        return { pending, error };
+      }
+    });
+    const lookups = await this.lookups(
+      tx,
+      checked.flatMap((item) => ('chat' in item ? [item] : [])),
+    );
+    const prepared: Prepared[] = [];
+    for (const item of checked) {
+      if (!('chat' in item)) {
+        outcomes.push(item);
+        continue;
+      }
+      try {
+        prepared.push(this.prepare(item.pending, item.chat, item.sender, lookups));
+      } catch (error) {
+        outcomes.push({ pending: item.pending, error });
+      }
+    }
+    if (prepared.length === 0) return { outcomes, publish: () => undefined };
+
+    // 3. One INSERT for all; a client id stored before is skipped (its send is answered with the stored message).
+    const inserted = await tx.query<InsertedRow>(
+      `INSERT INTO messages (chat_id, sender_id, client_id, type, text, file_path, meta, reply_to_id, forwarded_from_id, expires_at)
+       SELECT v.chat_id, v.sender_id, v.client_id, v.type, v.text, v.file_path, v.meta, v.reply_to_id, v.forwarded_from_id,
+              CASE WHEN v.interval_seconds > 0 THEN now() + make_interval(secs => v.interval_seconds) END
+         FROM unnest($1::bigint[], $2::bigint[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::bigint[],
+                     $9::bigint[], $10::integer[])
+              WITH ORDINALITY AS v(chat_id, sender_id, client_id, type, text, file_path, meta, reply_to_id, forwarded_from_id,
+                                   interval_seconds, position)
+        ORDER BY v.position
+       ON CONFLICT (sender_id, client_id) DO NOTHING
+       RETURNING id, sender_id, client_id, created_at, expires_at`,
+      [
+        prepared.map((send) => send.chatId),
+        prepared.map((send) => send.pending.senderId),
+        prepared.map((send) => send.pending.input.client_id),
+        prepared.map((send) => send.type),
+        prepared.map((send) => send.text),
+        prepared.map((send) => send.file?.path ?? null),
+        prepared.map((send) => JSON.stringify(send.meta)),
+        prepared.map((send) => send.reply?.id ?? null),
+        prepared.map((send) => send.forwardedFrom?.user_id ?? null),
+        prepared.map((send) => send.intervalSeconds),
+      ],
+    );
+    const rows = new Map(inserted.map((row) => [`${row.sender_id}:${row.client_id}`, row]));
+    const stored: Array<{ send: Prepared; message: MessageView }> = [];
+    for (const send of prepared) {
+      const row = rows.get(`${send.pending.senderId}:${send.pending.input.client_id}`);
+      if (!row) {
+        // Stored by an earlier send with this client id: answered with that one, nobody told again.
+        outcomes.push({ pending: send.pending, error: new HttpError(409, 'duplicate', 'already stored') });
+        continue;
+      }
+      const message = messageView(send, row);
+      stored.push({ send, message });
+      outcomes.push({ pending: send.pending, created: message });
+    }
+    if (stored.length === 0) return { outcomes: inBatchOrder(batch, outcomes), publish: () => undefined };
+    stored.sort((a, b) => a.message.id - b.message.id);
+
+    // 4. Each chat's last message, and each member's unread count as if the messages had come one by one: a
+    //    member's own message marks the chat read up to it, another's adds one.
+    const lastOfChat = new Map<number, MessageView>();
+    for (const { message } of stored) lastOfChat.set(message.chat_id, message);
+    const unread: { chat: number[]; user: number[]; add: number[]; reset: boolean[]; readUpTo: Array<number | null> } = {
+      chat: [],
+      user: [],
+      add: [],
+      reset: [],
+      readUpTo: [],
+    };
+    for (const [chatId] of lastOfChat) {
+      const inChat = stored.filter(({ message }) => message.chat_id === chatId).map(({ message }) => message);
+      for (const member of chats.get(chatId)!.members) {
+        let add = 0;
+        let readUpTo: number | null = null;
+        for (const message of inChat) {
+          if (message.sender_id === member) {
+            readUpTo = message.id;
+            add = 0;
+          } else add += 1;
+        }
+        if (add === 0 && readUpTo === null) continue;
+        unread.chat.push(chatId);
+        unread.user.push(member);
+        unread.add.push(add);
+        unread.reset.push(readUpTo !== null);
+        unread.readUpTo.push(readUpTo);
+      }
+    }
+    const lasts = [...lastOfChat.values()];
+    await tx.query(
+      `WITH chat_update AS (
+         UPDATE chats c SET last_message_id = v.message_id, last_message_at = v.created_at
+           FROM unnest($1::bigint[], $2::bigint[], $3::timestamptz[]) AS v(chat_id, message_id, created_at)
+          WHERE c.id = v.chat_id
+       )
+       UPDATE chat_members m
+          SET unread_count = CASE WHEN v.reset THEN v.add ELSE m.unread_count + v.add END,
+              last_read_message_id = coalesce(v.read_up_to, m.last_read_message_id)
+         FROM unnest($4::bigint[], $5::bigint[], $6::integer[], $7::boolean[], $8::bigint[]) AS v(chat_id, user_id, add, reset, read_up_to)
+        WHERE m.chat_id = v.chat_id AND m.user_id = v.user_id`,
+      [
+        lasts.map((message) => message.chat_id),
+        lasts.map((message) => message.id),
+        lasts.map((message) => message.created_at),
+        unread.chat,
+        unread.user,
+        unread.add,
+        unread.reset,
+        unread.readUpTo,
+      ],
+    );
+
+    // 5. Every member's events, in message order: their seq ranges reserved under their row locks (taken in id
+    //    order, as every writer of the log takes them), and the events inserted, in one statement.
+    const payloads = stored.map(({ send, message }) =>
+      JSON.stringify({ chat_id: message.chat_id, message_id: message.id, message, user: send.sender }),
+    );
+    const perUser = new Map<number, number[]>(); // recipient → indexes into `stored`
+    stored.forEach(({ send }, index) => {
+      for (const member of send.members) {
+        let list = perUser.get(member);
+        if (!list) perUser.set(member, (list = []));
+        list.push(index);
+      }
+    });
+    const recipients = [...perUser.keys()].sort((a, b) => a - b);
+    const events: { user: number[]; k: number[]; type: string[]; payload: number[] } = { user: [], k: [], type: [], payload: [] };
+    for (const user of recipients) {
+      perUser.get(user)!.forEach((index, position) => {
+        events.user.push(user);
+        events.k.push(position + 1);
+        events.type.push(stored[index]!.message.type);
+        events.payload.push(index + 1); // SQL arrays count from 1
+      });
+    }
+    const bases = await tx.query<{ id: number; base: number }>(
+      `WITH locked AS MATERIALIZED (
+         SELECT id FROM users WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE
+       ), bumped AS (
+         UPDATE users u SET last_seq = u.last_seq + v.n
+           FROM unnest($1::bigint[], $2::integer[]) AS v(id, n)
+          WHERE u.id = v.id AND u.id IN (SELECT id FROM locked)
+          RETURNING u.id, u.last_seq - v.n AS base
+       ), inserted AS (
+         INSERT INTO user_events (user_id, seq, event_type, payload)
+         SELECT e.user_id, b.base + e.k, e.event_type, ($7::jsonb[])[e.payload]
+           FROM unnest($3::bigint[], $4::integer[], $5::text[], $6::integer[]) AS e(user_id, k, event_type, payload)
+           JOIN bumped b ON b.id = e.user_id
+       )
+       SELECT id, base FROM bumped`,
+      [recipients, recipients.map((user) => perUser.get(user)!.length), events.user, events.k, events.type, events.payload, payloads],
+    );
+    const baseOf = new Map(bases.map((row) => [Number(row.id), Number(row.base)]));
+
+    const publish = () => {
+      for (const user of recipients) {
+        const base = baseOf.get(user);
+        if (base === undefined) continue; // the person is gone; nobody to tell
+        perUser.get(user)!.forEach((index, position) => {
+          const { message, send } = stored[index]!;
+          this.bus.publish(user, {
+            seq: base + position + 1,
+            event_type: message.type,
+            additional_info: { chat_id: message.chat_id, message_id: message.id, message, user: send.sender },
+            infoJson: payloads[index]!,
+          });
+        });
+      }
+    };
+    return { outcomes: inBatchOrder(batch, outcomes), publish };
+  }
+
+  /** Files, quoted messages and forwarded originals the batch's sends name, each read in one query. */
+  private async lookups(tx: Tx, sends: Array<{ pending: Pending }>): Promise<Lookups> {
+    const paths = new Set<string>();
+    const replyIds = new Set<number>();
+    const forwardIds = new Set<number>();
+    for (const { pending } of sends) {
+      if (pending.input.forward_message_id !== undefined) forwardIds.add(pending.input.forward_message_id);
+      else {
+        if (pending.input.file_path !== undefined) paths.add(pending.input.file_path);
+        if (pending.input.reply_to_id !== undefined) replyIds.add(pending.input.reply_to_id);
+      }
+    }
+    const files =
+      paths.size === 0
+        ? []
+        : await tx.query<FileLookup>(
+            `SELECT path, owner_id, original_name, mime, size FROM files WHERE path = ANY($1::text[]) AND deleted_at IS NULL`,
+            [[...paths]],
+          );
+    const replies =
+      replyIds.size === 0
+        ? []
+        : await tx.query<{ id: number; chat_id: number; sender_id: number; type: SendableType; text: string } & Partial<FileLookup>>(
+            `SELECT msg.id, msg.chat_id, msg.sender_id, msg.type, msg.text, f.path, f.original_name, f.mime, f.size
+               FROM messages msg LEFT JOIN files f ON f.path = msg.file_path
+              WHERE msg.id = ANY($1::bigint[]) AND msg.deleted_at IS NULL AND (msg.expires_at IS NULL OR msg.expires_at > now())`,
+            [[...replyIds]],
+          );
+    const forwards =
+      forwardIds.size === 0
+        ? []
+        : await tx.query<MessageRow & { reader_ids: number[]; author_name: string }>(
+            `SELECT ${MESSAGE_FIELDS},
+                    (SELECT coalesce(json_agg(cm.user_id), '[]'::json) FROM chat_members cm
+                      WHERE cm.chat_id = msg.chat_id AND cm.user_id = ANY($2::bigint[])) AS reader_ids,
+                    (SELECT CASE WHEN a.deleted THEN '' ELSE coalesce(nullif(a.name, ''), a.username, '') END
+                       FROM users a WHERE a.id = coalesce(msg.forwarded_from_id, msg.sender_id)) AS author_name
+               FROM ${MESSAGE_FROM}
+              WHERE msg.id = ANY($1::bigint[]) AND msg.deleted_at IS NULL AND (msg.expires_at IS NULL OR msg.expires_at > now())`,
+            [[...forwardIds], [...new Set(sends.map(({ pending }) => pending.senderId))]],
+          );
+    return {
+      files: new Map(files.map((file) => [file.path, { ...file, owner_id: Number(file.owner_id), size: Number(file.size) }])),
+      replies: new Map(replies.map((reply) => [Number(reply.id), reply])),
+      forwards: new Map(forwards.map((row) => [Number(row.id), row])),
+    };
+  }
+
+  /** A send's content from its frame (or copied from the forwarded message), checked. */
+  private prepare(pending: Pending, chat: ChatState, senderRow: UserRow, lookups: Lookups): Prepared {
+    const input = pending.input;
+    const base = {
+      pending,
+      chatId: chat.id,
+      intervalSeconds: chat.interval,
+      members: chat.members,
+      sender: toPublic(senderRow, { showPhone: false }),
+    };
+    if (input.forward_message_id !== undefined) {
+      const original = lookups.forwards.get(input.forward_message_id);
+      if (!original || !original.reader_ids.map(Number).includes(pending.senderId)) throw notFound('Message not found', 'message_not_found');
+      if (original.type === 'call') throw badRequest('A call cannot be forwarded', 'cannot_forward');
+      const view = toMessage(original);
+      return {
+        ...base,
+        type: original.type,
+        text: original.text,
+        file: view.file,
+        meta: original.meta ?? {},
+        reply: null,
+        // A forward of a forward names the first author.
+        forwardedFrom: { user_id: Number(original.forwarded_from_id ?? original.sender_id), name: original.author_name ?? '' },
+      };
+    }
+    const type = input.message_type ?? 'text';
+    const text = (input.text ?? '').trim();
+    if (characterCount(text) > TEXT_MAX) throw badRequest(`A message can be at most ${TEXT_MAX} characters`, 'message_too_long');
+    let file: FileInfo | null = null;
+    if (type === 'text') {
+      if (!text) throw badRequest('A message cannot be empty', 'empty_message');
+      if (input.file_path !== undefined) throw badRequest('A text message carries no file; choose a file type', 'unexpected_file');
+    } else {
+      if (input.file_path === undefined) throw badRequest(`An ${type} message needs a file_path`, 'file_required');
+      const found = lookups.files.get(input.file_path);
+      if (!found || found.owner_id !== pending.senderId) throw badRequest('This file was not uploaded by you', 'file_not_yours');
+      const family = TYPE_FAMILY[type];
+      if (family && !found.mime.startsWith(family)) {
+        throw badRequest(`An ${type} message needs a ${family}* file, not ${found.mime}`, 'file_type_mismatch');
+      }
+      file = { path: found.path, name: found.original_name, size: found.size, mime: found.mime };
+    }
+    let reply: ReplySnapshot | null = null;
+    if (input.reply_to_id !== undefined) {
+      const quoted = lookups.replies.get(input.reply_to_id);
+      if (!quoted || Number(quoted.chat_id) !== chat.id) throw badRequest('The message you reply to is not in this chat', 'reply_not_found');
+      reply = {
+        id: Number(quoted.id),
+        sender_id: Number(quoted.sender_id),
+        type: quoted.type,
+        text: quoted.text,
+        file: quoted.path
+          ? { path: quoted.path, name: quoted.original_name ?? '', size: Number(quoted.size ?? 0), mime: quoted.mime ?? 'application/octet-stream' }
+          : null,
+      };
+    }
+    return { ...base, type, text, file, meta: input.meta ?? {}, reply, forwardedFrom: null };
+  }
+}
+
+interface Lookups {
+  files: Map<string, FileLookup>;
+  replies: Map<number, { id: number; chat_id: number; sender_id: number; type: SendableType; text: string } & Partial<FileLookup>>;
+  forwards: Map<number, MessageRow & { reader_ids: number[]; author_name: string }>;
+}
+
+/** The message as everyone sees it, from what was inserted: nothing is read back. */
+function messageView(send: Prepared, row: InsertedRow): MessageView {
+  return {
+    id: Number(row.id),
+    chat_id: send.chatId,
+    sender_id: send.pending.senderId,
+    client_id: send.pending.input.client_id,
+    type: send.type,
+    text: send.text,
+    file_path: send.file?.path ?? null,
+    file: send.file,
+    meta: send.meta,
+    reply_to: send.reply,
+    forwarded_from: send.forwardedFrom,
+    created_at: new Date(row.created_at).toISOString(),
+    expires_at: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
+  };
+}
+
+function inBatchOrder(batch: Pending[], outcomes: Outcome[]): Outcome[] {
+  const byPending = new Map(outcomes.map((outcome) => [outcome.pending, outcome]));
+  return batch.map((pending) => byPending.get(pending)!);
+}
