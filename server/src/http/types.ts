@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from '../services.js';
+import type { LimitName } from './rate-limits.js';
 
 /** The signed-in caller, from a verified access token. */
 export interface AuthUser {
@@ -26,7 +27,7 @@ declare module 'fastify' {
     /** The token comes as `?token=` (WebSocket routes: browsers cannot set headers on an upgrade). */
     tokenInQuery?: boolean;
     /** The per-person allowance this route draws on (http/rate-limits.ts). */
-    rateLimit?: import('./rate-limits.js').LimitName;
+    rateLimit?: LimitName;
   }
 }
 
