@@ -96,6 +96,8 @@ interface FileLookup extends Record<string, unknown> {
  * idempotent client ids, a gapless seq per person (reserved under the person's row lock), each sender's order.
  */
 export class MessageWriter {
+  /** What has been written: transactions committed and messages stored (figures for tests and benchmarks). */
+  readonly stats = { batches: 0, messages: 0 };
   private queue: Pending[] = [];
   private running = false;
   private scheduled = false;
@@ -179,6 +181,8 @@ export class MessageWriter {
           return written.outcomes;
         });
         publish();
+        this.stats.batches += 1;
+        this.stats.messages += outcomes.filter((outcome) => outcome.created !== undefined).length;
         return outcomes;
       } catch (error) {
         const code = (error as { code?: unknown }).code;
