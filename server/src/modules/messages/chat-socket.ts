@@ -13,6 +13,7 @@ const CUT_OFF_GRACE_MS = 1000;
 
 interface Link {
   send(frame: unknown): boolean;
+  sendText(text: string): boolean;
 }
 
 /**
@@ -97,7 +98,8 @@ export class ChatSocketSession {
     this.answer(async () => {
       try {
         const result = await stored;
-        this.link.send({ type: 'ack', client_id: frame.client_id, message: result.message });
+        const message = result.messageJson ?? JSON.stringify(result.message);
+        this.link.sendText(`{"type":"ack","client_id":${JSON.stringify(frame.client_id)},"message":${message}}`);
       } catch (error) {
         this.link.send(this.refusal(error, frame.client_id, 'send failed'));
       }

@@ -21,4 +21,6 @@ export interface SendResult {
   message: MessageView;
   /** False when this client id was already stored: the original is returned and nothing is sent again. */
   created: boolean;
+  /** `message` already serialized, when the writer has it (the acknowledgement is built around it). */
+  messageJson?: string | undefined;
 }

@@ -57,11 +57,24 @@ export function superviseSocket(
     clearTimeout(expiry);
   };
   socket.on('close', stop);
+  // Frames sent to one socket in one turn of the event loop (a batch's acks, its events) leave in one write:
+  // the connection is corked at the first and uncorked once this turn's work is done.
+  const connection = (socket as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    connection?.uncork();
+  };
   const sendText = (text: string) => {
     if (socket.readyState !== socket.OPEN) return false;
     if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       socket.close(CloseCode.tooSlow, 'too slow');
       return false;
+    }
+    if (connection && !corked) {
+      corked = true;
+      connection.cork();
+      process.nextTick(uncork);
     }
     socket.send(text);
     return true;
