@@ -95,5 +95,6 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
   const calls = app.services.calls;
   app.addHook('onReady', async () => calls.recover());
   app.addHook('onClose', async () => calls.close());
+  app.addHook('onClose', async () => app.services.sockets.stop());
   return app;
 }

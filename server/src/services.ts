@@ -17,6 +17,7 @@ import { MeetTokens } from './security/meet-tokens.js';
 import { CallsService } from './modules/calls/service.js';
 import { RateLimits } from './http/rate-limits.js';
 import { MessageWriter } from './modules/messages/writer.js';
+import { SocketSupervisor } from './modules/realtime/socket-guard.js';
 
 /** What the route plugins share, decorated onto the Fastify instance rather than imported as globals. */
 export interface Services {
@@ -42,6 +43,8 @@ export interface Services {
   rateLimits: RateLimits;
   /** Writes sent messages, in batches (group commit). */
   messageWriter: MessageWriter;
+  /** Every authenticated socket of this process: token expiry and dead peers, with one timer. */
+  sockets: SocketSupervisor;
 }
 
 export async function createServices(config: Config, db: Db, logger: FastifyBaseLogger): Promise<Services> {
@@ -74,5 +77,6 @@ export async function createServices(config: Config, db: Db, logger: FastifyBase
     media,
     rateLimits: new RateLimits(config.rateLimits),
     messageWriter: new MessageWriter(db, bus),
+    sockets: new SocketSupervisor(),
   };
 }

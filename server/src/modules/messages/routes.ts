@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import type { App } from '../../http/types.js';
 import { caller } from '../../http/types.js';
-import { checkOrigin, superviseSocket } from '../realtime/socket-guard.js';
+import { checkOrigin } from '../realtime/socket-guard.js';
 import { MessagesService } from './service.js';
 import { ChatSocketSession } from './chat-socket.js';
 
@@ -36,8 +36,8 @@ export async function messagesRoutes(app: App): Promise<void> {
     },
     (socket, request) => {
       const auth = caller(request);
-      const link = superviseSocket(socket, auth);
-      const session = new ChatSocketSession(auth.id, socket, link, app.services, messages, request.log);
+      const link = app.services.sockets.watch(socket, auth);
+      const session = new ChatSocketSession(auth.id, socket, link, app.services, messages, app.log);
       socket.on('message', (data, isBinary) => session.receive(data, isBinary));
     },
   );

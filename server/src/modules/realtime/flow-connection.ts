@@ -27,9 +27,7 @@ export class FlowConnection {
     private readonly userId: number,
     private readonly log: EventLog,
     private readonly bus: EventBus,
-    private readonly send: (frame: unknown) => boolean,
-    /** Sends a frame already serialized. */
-    private readonly sendText: (text: string) => boolean,
+    private readonly link: { send(frame: unknown): boolean; sendText(text: string): boolean },
     private readonly onError: (error: unknown) => void,
   ) {}
 
@@ -48,7 +46,7 @@ export class FlowConnection {
         await this.replay(since);
       }
       if (this.closed) return;
-      this.send({ event_type: 'ready', additional_info: { seq: this.lastSent } });
+      this.link.send({ event_type: 'ready', additional_info: { seq: this.lastSent } });
       const buffered = this.buffer ?? [];
       this.buffer = null;
       for (const event of buffered) this.enqueue(() => this.deliver(event));
@@ -93,16 +91,16 @@ export class FlowConnection {
 
   private resync(head: number): void {
     this.lastSent = head;
-    this.send({ event_type: 'resync', additional_info: { seq: head } });
+    this.link.send({ event_type: 'resync', additional_info: { seq: head } });
   }
 
   private sendEvent(event: FlowEvent): void {
     if (event.seq <= this.lastSent) return;
     if (event.infoJson === undefined) {
-      this.send({ seq: event.seq, event_type: event.event_type, additional_info: event.additional_info });
+      this.link.send({ seq: event.seq, event_type: event.event_type, additional_info: event.additional_info });
     } else {
       // One payload shared by every recipient: only the envelope is written per socket.
-      this.sendText(`{"seq":${event.seq},"event_type":${JSON.stringify(event.event_type)},"additional_info":${event.infoJson}}`);
+      this.link.sendText(`{"seq":${event.seq},"event_type":${JSON.stringify(event.event_type)},"additional_info":${event.infoJson}}`);
     }
     this.lastSent = event.seq;
   }

@@ -3,7 +3,7 @@ import type { App } from '../../http/types.js';
 import { caller } from '../../http/types.js';
 import { ServerStrings } from '../../http/errors.js';
 import { FlowConnection } from './flow-connection.js';
-import { checkOrigin, superviseSocket } from './socket-guard.js';
+import { checkOrigin } from './socket-guard.js';
 
 const FlowQuery = Type.Object({
   token: Type.String({ minLength: 1 }),
@@ -34,10 +34,13 @@ export async function flowRoutes(app: App): Promise<void> {
       preValidation: async (request) => checkOrigin(request),
     },
     (socket, request) => {
+      // Only what the socket needs is kept for its lifetime, not the upgrade request (tens of thousands stay open).
       const auth = caller(request);
-      const link = superviseSocket(socket, auth);
-      const connection = new FlowConnection(auth.id, app.services.events, app.services.bus, link.send, link.sendText, (error) => {
-        request.log.error({ err: error }, 'flow connection failed');
+      const userId = auth.id;
+      const link = app.services.sockets.watch(socket, auth);
+      const log = app.log;
+      const connection = new FlowConnection(userId, app.services.events, app.services.bus, link, (error) => {
+        log.error({ err: error, userId }, 'flow connection failed');
         socket.close(1011, 'server error');
       });
       socket.on('message', (data) => {

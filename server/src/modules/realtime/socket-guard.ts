@@ -30,54 +30,147 @@ export function checkOrigin(request: FastifyRequest): void {
   }
 }
 
-/**
- * What every authenticated socket needs: it closes when its access token expires (the client reconnects with a
- * fresh one), answers nothing to a dead peer for long (ping/pong), and is dropped if it cannot keep up.
- */
-export function superviseSocket(
-  socket: WebSocket,
-  auth: AuthUser,
-): { send(frame: unknown): boolean; sendText(text: string): boolean; stop(): void } {
-  let alive = true;
-  socket.on('pong', () => {
-    alive = true;
-  });
-  const ping = setInterval(() => {
-    if (!alive) {
-      socket.terminate();
-      return;
-    }
-    alive = false;
-    socket.ping();
-  }, PING_INTERVAL_MS);
-  const untilExpiry = Math.max(0, auth.tokenExp * 1000 - Date.now());
-  const expiry = setTimeout(() => socket.close(CloseCode.tokenExpired, 'token expired'), untilExpiry);
-  const stop = () => {
-    clearInterval(ping);
-    clearTimeout(expiry);
-  };
-  socket.on('close', stop);
-  // Frames sent to one socket in one turn of the event loop (a batch's acks, its events) leave in one write:
-  // the connection is corked at the first and uncorked once this turn's work is done.
-  const connection = (socket as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
-  let corked = false;
-  const uncork = () => {
-    corked = false;
-    connection?.uncork();
-  };
-  const sendText = (text: string) => {
+/** A socket's way out: frames are checked against back-pressure, and one turn's frames leave in one write. */
+export class SocketLink {
+  private corked = false;
+  private readonly connection: { cork(): void; uncork(): void } | undefined;
+
+  constructor(private readonly socket: WebSocket) {
+    // ws keeps the TCP connection private; corking it is what lets several frames share one write.
+    this.connection = (socket as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+  }
+
+  send(frame: unknown): boolean {
+    return this.sendText(JSON.stringify(frame));
+  }
+
+  /**
+   * Sends a frame already serialized. A client that lets more than 4 MiB pile up unread is cut off (4008, it
+   * resumes from its seq). Frames sent to one socket in one turn of the event loop (a batch's acks, its events)
+   * leave in one write: the connection is corked at the first and uncorked when the turn's work is done.
+   */
+  sendText(text: string): boolean {
+    const socket = this.socket;
     if (socket.readyState !== socket.OPEN) return false;
     if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       socket.close(CloseCode.tooSlow, 'too slow');
       return false;
     }
-    if (connection && !corked) {
-      corked = true;
-      connection.cork();
-      process.nextTick(uncork);
+    if (this.connection && !this.corked) {
+      this.corked = true;
+      this.connection.cork();
+      process.nextTick(uncork, this);
     }
     socket.send(text);
     return true;
-  };
-  return { send: (frame: unknown) => sendText(JSON.stringify(frame)), sendText, stop };
+  }
+
+  uncork(): void {
+    this.corked = false;
+    this.connection?.uncork();
+  }
+}
+
+function uncork(link: SocketLink): void {
+  link.uncork();
+}
+
+interface Supervised {
+  /** When the access token the socket was opened with expires (ms since the epoch). */
+  expiresAt: number;
+  /** Answered the last ping. */
+  alive: boolean;
+}
+
+/**
+ * Watches every authenticated socket of the process with one timer, not two per socket (a server holds tens of
+ * thousands of idle ones): a socket closes when its access token expires (4001; the client reconnects with a
+ * fresh one), and one whose peer does not answer a ping within 30 s is dropped.
+ */
+export class SocketSupervisor {
+  private readonly sockets = new Map<WebSocket, Supervised>();
+  private timer: NodeJS.Timeout | null = null;
+  private nextPingAt = 0;
+
+  watch(socket: WebSocket, auth: AuthUser): SocketLink {
+    this.sockets.set(socket, { expiresAt: auth.tokenExp * 1000, alive: true });
+    releaseUpgrade(socket);
+    socket.on('pong', onPong);
+    socket.on('close', onClose);
+    (socket as SupervisedSocket)[SUPERVISOR] = this;
+    if (!this.timer) {
+      this.nextPingAt = Date.now() + PING_INTERVAL_MS;
+      this.timer = setInterval(() => this.check(), CHECK_INTERVAL_MS);
+      this.timer.unref();
+    }
+    return new SocketLink(socket);
+  }
+
+  /** How many sockets are open (figures, tests). */
+  get size(): number {
+    return this.sockets.size;
+  }
+
+  markAlive(socket: WebSocket): void {
+    const state = this.sockets.get(socket);
+    if (state) state.alive = true;
+  }
+
+  forget(socket: WebSocket): void {
+    this.sockets.delete(socket);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private check(): void {
+    const now = Date.now();
+    const ping = now >= this.nextPingAt;
+    if (ping) this.nextPingAt = now + PING_INTERVAL_MS;
+    for (const [socket, state] of this.sockets) {
+      if (now >= state.expiresAt) {
+        this.sockets.delete(socket);
+        socket.close(CloseCode.tokenExpired, 'token expired');
+      } else if (ping) {
+        if (!state.alive) {
+          this.sockets.delete(socket);
+          socket.terminate();
+        } else {
+          state.alive = false;
+          socket.ping();
+        }
+      }
+    }
+  }
+}
+
+const CHECK_INTERVAL_MS = 1000;
+const SUPERVISOR = Symbol('supervisor');
+type SupervisedSocket = WebSocket & { [SUPERVISOR]?: SocketSupervisor };
+
+/**
+ * Lets go of the HTTP objects of the upgrade once the socket is open, so an idle socket costs only itself: the
+ * websocket plugin keeps the request, the reply and the request's logger alive for the socket's whole life through
+ * its error listener and the response it assigned to the connection (a few KB each, times tens of thousands).
+ */
+function releaseUpgrade(socket: WebSocket): void {
+  socket.removeAllListeners('error');
+  socket.on('error', onError);
+  const connection = (socket as unknown as { _socket?: { _httpMessage?: { detachSocket(connection: unknown): void } | null } })._socket;
+  connection?._httpMessage?.detachSocket(connection);
+}
+
+// Shared listeners (ws calls them with the socket as `this`): nothing is allocated per socket for them.
+function onError(this: SupervisedSocket): void {
+  // A peer gone without a close (a reset, a broken frame): ws closes the socket; nothing to report.
+}
+
+function onPong(this: SupervisedSocket): void {
+  this[SUPERVISOR]?.markAlive(this);
+}
+
+function onClose(this: SupervisedSocket): void {
+  this[SUPERVISOR]?.forget(this);
 }
