@@ -5,7 +5,16 @@
 // lost; each step reports latency, losses, duplicates, misroutes and the server's CPU per message.
 import { readFileSync } from 'node:fs';
 
-export const USERS = Number(process.env.BENCH_USERS ?? 200);
+/**
+ * Who talks to whom: `users` people in groups of `groupSize` (2: private pairs), person `n` in group
+ * `floor(n / groupSize)`; each message of a person goes to every other member of their group.
+ */
+export interface Topology {
+  users: number;
+  groupSize: number;
+}
+
+export const PAIRS: Topology = { users: 200, groupSize: 2 };
 
 /** A server under test: its people connected and ready; `deliver` is called for every message a person receives. */
 export interface Target {
@@ -16,7 +25,7 @@ export interface Target {
   databasePids?(): number[];
   /** Resident memory of the server process, bytes. */
   serverRss(): number;
-  /** Person `from` sends message `id` to their partner (`from ^ 1`). */
+  /** Person `from` sends message `id` to their group (their partner, in pairs). */
   send(from: number, id: number): void;
   onDeliver(deliver: (to: number, id: number) => void): void;
   close(): Promise<void>;
@@ -25,6 +34,7 @@ export interface Target {
 export interface StepResult {
   rate: number;
   sent: number;
+  /** Deliveries (a message to a group of 10 is 9). */
   delivered: number;
   lost: number;
   duplicated: number;
@@ -33,7 +43,7 @@ export interface StepResult {
   p90: number;
   p99: number;
   max: number;
-  /** Server CPU (all its processes) per delivered message, microseconds. */
+  /** Server CPU (all its processes) per message sent, microseconds. */
   cpuMicrosPerMessage: number;
   /** Share of one core the server used during the measured window. */
   cpuShare: number;
@@ -72,40 +82,60 @@ const percentile = (sorted: Float64Array, p: number) =>
 /** Drives one target through the ramp. */
 export class OpenLoop {
   private readonly intended: Float64Array;
-  private readonly arrived: Float64Array;
-  private readonly arrivals: Uint8Array;
+  /** Per message, which members of the group have it (bit = position in the group). */
+  private readonly arrivals: Uint16Array;
   private nextId = 0;
   private misrouted = 0;
+  private duplicated = 0;
+  /** Latencies of the measured messages' deliveries, as they arrive. */
+  private latencies: number[] = [];
+  private measured: [number, number] = [0, 0];
 
   constructor(
     private readonly target: Target,
     capacity: number,
+    private readonly topology: Topology = PAIRS,
   ) {
+    if (topology.groupSize > 16) throw new Error('groups of at most 16');
     this.intended = new Float64Array(capacity);
-    this.arrived = new Float64Array(capacity);
-    this.arrivals = new Uint8Array(capacity);
+    this.arrivals = new Uint16Array(capacity);
     target.onDeliver((to, id) => {
       if (id < 0 || id >= this.nextId) return;
-      if (to !== (id % USERS ^ 1)) this.misrouted += 1;
-      if (this.arrivals[id]! < 255) this.arrivals[id]! += 1;
-      if (this.arrivals[id] === 1) this.arrived[id] = performance.now();
+      const from = id % topology.users;
+      const group = Math.floor(from / topology.groupSize);
+      if (to === from || Math.floor(to / topology.groupSize) !== group) {
+        this.misrouted += 1;
+        return;
+      }
+      const bit = 1 << (to % topology.groupSize);
+      if (this.arrivals[id]! & bit) {
+        if (id >= this.measured[0] && id < this.measured[1]) this.duplicated += 1;
+        return;
+      }
+      this.arrivals[id]! |= bit;
+      if (id >= this.measured[0] && id < this.measured[1]) this.latencies.push(performance.now() - this.intended[id]!);
     });
   }
 
   /** Sends at `rate` for `warmupSeconds + measureSeconds`; measures the messages intended after the warm-up. */
   async step(rate: number, warmupSeconds: number, measureSeconds: number, graceMs = 5_000): Promise<StepResult> {
+    const { users, groupSize } = this.topology;
     const first = this.nextId;
     const count = Math.floor(rate * (warmupSeconds + measureSeconds));
     if (first + count > this.intended.length) throw new Error('the benchmark ran out of message slots');
     const measuredFrom = first + Math.floor(rate * warmupSeconds);
-    const start = performance.now() + 20;
+    const end = first + count;
+    this.measured = [measuredFrom, end];
+    this.latencies = [];
     const misroutedBefore = this.misrouted;
+    const duplicatedBefore = this.duplicated;
+    const start = performance.now() + 20;
     let cpuAtMeasure = 0;
     let databaseAtMeasure = 0;
     let generatorAtMeasure = 0;
     let measureStartedAt = 0;
     let sent = 0;
-    this.nextId = first + count;
+    this.nextId = end;
     await new Promise<void>((resolve) => {
       const tick = () => {
         const now = performance.now();
@@ -115,11 +145,12 @@ export class OpenLoop {
           if (id === measuredFrom) {
             cpuAtMeasure = this.serverCpu();
             databaseAtMeasure = this.databaseCpu();
-            generatorAtMeasure = process.cpuUsage().user + process.cpuUsage().system;
+            const usage = process.cpuUsage();
+            generatorAtMeasure = usage.user + usage.system;
             measureStartedAt = now;
           }
           this.intended[id] = start + (sent * 1000) / rate;
-          this.target.send(id % USERS, id);
+          this.target.send(id % users, id);
         }
         if (sent < count) setTimeout(tick, 1);
         else resolve();
@@ -129,42 +160,40 @@ export class OpenLoop {
     const sendEndedAt = performance.now();
     const cpuAtEnd = this.serverCpu();
     const databaseAtEnd = this.databaseCpu();
-    const generatorUsage = process.cpuUsage();
-    const generatorAtEnd = generatorUsage.user + generatorUsage.system;
+    const usage = process.cpuUsage();
+    const generatorAtEnd = usage.user + usage.system;
     const rss = this.target.serverRss();
     // Wait for the stragglers (bounded): whatever has not arrived by then is lost.
-    const deadline = performance.now() + graceMs;
+    const everyone = (1 << groupSize) - 1;
+    const expected = (id: number) => everyone & ~(1 << (id % users) % groupSize);
     const allIn = () => {
-      for (let id = measuredFrom; id < first + count; id += 1) if (this.arrivals[id] === 0) return false;
+      for (let id = measuredFrom; id < end; id += 1) if (this.arrivals[id] !== expected(id)) return false;
       return true;
     };
+    const deadline = performance.now() + graceMs;
     while (!allIn() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    this.measured = [0, 0];
 
-    const latencies: number[] = [];
     let lost = 0;
-    let duplicated = 0;
-    for (let id = measuredFrom; id < first + count; id += 1) {
-      if (this.arrivals[id] === 0) lost += 1;
-      else {
-        if (this.arrivals[id]! > 1) duplicated += 1;
-        latencies.push(this.arrived[id]! - this.intended[id]!);
-      }
+    for (let id = measuredFrom; id < end; id += 1) {
+      const missing = expected(id) & ~this.arrivals[id]!;
+      for (let bits = missing; bits; bits &= bits - 1) lost += 1;
     }
-    const sorted = Float64Array.from(latencies).sort();
+    const sorted = Float64Array.from(this.latencies).sort();
     const measuredSeconds = (sendEndedAt - measureStartedAt) / 1000;
-    const delivered = latencies.length;
+    const messages = end - measuredFrom;
     return {
       rate,
-      sent: first + count - measuredFrom,
-      delivered,
+      sent: messages,
+      delivered: sorted.length,
       lost,
-      duplicated,
+      duplicated: this.duplicated - duplicatedBefore,
       misrouted: this.misrouted - misroutedBefore,
       p50: percentile(sorted, 50),
       p90: percentile(sorted, 90),
       p99: percentile(sorted, 99),
       max: sorted.length ? sorted[sorted.length - 1]! : NaN,
-      cpuMicrosPerMessage: delivered ? ((cpuAtEnd - cpuAtMeasure) * 1e6) / delivered : NaN,
+      cpuMicrosPerMessage: messages ? ((cpuAtEnd - cpuAtMeasure) * 1e6) / messages : NaN,
       cpuShare: measuredSeconds > 0 ? (cpuAtEnd - cpuAtMeasure) / measuredSeconds : NaN,
       databaseShare: measuredSeconds > 0 ? (databaseAtEnd - databaseAtMeasure) / measuredSeconds : NaN,
       generatorShare: measuredSeconds > 0 ? (generatorAtEnd - generatorAtMeasure) / 1e6 / measuredSeconds : NaN,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import WebSocket from 'ws';
-import { USERS, rssBytes, type Target } from './driver.js';
+import { PAIRS, rssBytes, type Target, type Topology } from './driver.js';
 
 const serverDir = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -26,14 +26,97 @@ export interface MessengerOptions {
   cwd?: string;
   /** Settings of the run's PostgreSQL database (`ALTER DATABASE … SET`), e.g. `log_statement`. */
   databaseSettings?: Record<string, string>;
+  /** Who talks to whom (private pairs by default; groups are group chats). */
+  topology?: Topology;
 }
 
-interface Person {
-  id: number;
-  token: string;
-  chatId: number;
-  chat: WebSocket;
-  flow: WebSocket;
+/**
+ * One person's two sockets, as our client keeps them: sends stay pending until acknowledged and go again, in order,
+ * whenever the chat socket reconnects; the flow socket reconnects with `since` = the last seq seen. (In the plain
+ * ramps nothing drops; the restart benchmark kills the server under them.)
+ */
+class Person {
+  chat: WebSocket | null = null;
+  flow: WebSocket | null = null;
+  lastSeq = 0;
+  readonly pending = new Map<string, string>(); // client id → frame
+  closed = false;
+
+  constructor(
+    readonly index: number,
+    readonly id: number,
+    readonly token: string,
+    readonly chatId: number,
+    private readonly ws: string,
+    private readonly deliver: (to: number, id: number) => void,
+  ) {}
+
+  async connect(): Promise<void> {
+    await Promise.all([this.openChat(), this.openFlow()]);
+  }
+
+  send(id: number): void {
+    const clientId = randomUUID();
+    const frame = `{"type":"send","client_id":"${clientId}","chat_id":${this.chatId},"text":"b:${id}"}`;
+    this.pending.set(clientId, frame);
+    if (this.chat?.readyState === WebSocket.OPEN) this.chat.send(frame);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.chat?.terminate();
+    this.flow?.terminate();
+  }
+
+  private async openChat(): Promise<void> {
+    const socket = await this.retry(() => openSocket(`${this.ws}/api/chat/socket?token=${encodeURIComponent(this.token)}`));
+    if (!socket) return;
+    this.chat = socket;
+    socket.on('message', (data) => {
+      const text = String(data);
+      // Only acknowledgements matter here; a refusal would leave the send pending (none is expected).
+      const match = /^\{"type":"ack","client_id":"([^"]+)"/.exec(text);
+      if (match) this.pending.delete(match[1]!);
+    });
+    socket.on('close', () => {
+      if (this.chat === socket) this.chat = null;
+      if (!this.closed) void this.openChat();
+    });
+    for (const frame of this.pending.values()) socket.send(frame);
+  }
+
+  private async openFlow(): Promise<void> {
+    const since = this.lastSeq > 0 ? `&since=${this.lastSeq}` : '';
+    const socket = await this.retry(() => openSocket(`${this.ws}/api/user/flow?token=${encodeURIComponent(this.token)}${since}`));
+    if (!socket) return;
+    this.flow = socket;
+    socket.on('message', (data) => {
+      const event = JSON.parse(String(data));
+      if (typeof event.seq === 'number') {
+        if (event.seq <= this.lastSeq) return; // already seen (a replay overlapping what came live)
+        this.lastSeq = event.seq;
+      } else if (event.event_type === 'resync') this.lastSeq = event.additional_info.seq;
+      const message = event.additional_info?.message;
+      if (event.event_type !== 'text' || !message || message.sender_id === this.id || !message.text?.startsWith('b:')) return;
+      this.deliver(this.index, Number(message.text.slice(2)));
+    });
+    socket.on('close', () => {
+      if (this.flow === socket) this.flow = null;
+      if (!this.closed) void this.openFlow();
+    });
+  }
+
+  /** Opens a socket, trying again every 100 ms while the server is away (the restart benchmark). */
+  private async retry(open: () => Promise<WebSocket>): Promise<WebSocket | null> {
+    for (;;) {
+      if (this.closed) return null;
+      try {
+        return await open();
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  }
 }
 
 async function api(base: string, method: string, path: string, body?: unknown, token?: string): Promise<any> {
@@ -49,9 +132,11 @@ async function api(base: string, method: string, path: string, body?: unknown, t
 
 function openSocket(url: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
+    // A handshake that never completes (a server dying or starting under it) fails after 5 s and is tried again.
+    const socket = new WebSocket(url, { handshakeTimeout: 5_000 });
     socket.once('open', () => resolve(socket));
     socket.once('error', reject);
+    socket.once('close', () => reject(new Error('closed before it opened')));
   });
 }
 
@@ -99,6 +184,8 @@ export class MessengerTarget implements Target {
     this.base = `http://127.0.0.1:${options.port}`;
   }
 
+  private databaseUrl = '';
+
   async start(): Promise<void> {
     this.dataDir = mkdtempSync(join(tmpdir(), 'msgr-openloop-'));
     let databaseUrl = '';
@@ -123,6 +210,24 @@ export class MessengerTarget implements Target {
       };
       pin(postgresPids(), String(this.options.serverCpu));
     }
+    this.databaseUrl = databaseUrl;
+    await this.startProcess();
+    await this.seed();
+  }
+
+  /** Kills the server with SIGKILL and starts it again on the same data; people reconnect and resume. */
+  async restart(): Promise<void> {
+    const child = this.child;
+    if (child && child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    }
+    await this.startProcess();
+  }
+
+  private async startProcess(): Promise<void> {
+    const databaseUrl = this.databaseUrl;
     this.child = spawn(
       'taskset',
       ['-c', String(this.options.serverCpu), process.execPath, ...(this.options.nodeArgs ?? []), join(serverDir, 'dist', 'main.js')],
@@ -151,11 +256,15 @@ export class MessengerTarget implements Target {
       const healthy = await fetch(`${this.base}/api/health`).then((response) => response.ok, () => false);
       if (healthy) break;
       if (Date.now() > deadline || this.child.exitCode !== null) throw new Error('the server did not start');
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    // Sign everybody in, make the pairs' chats, open both sockets per person.
+  }
+
+  private async seed(): Promise<void> {
+    // Sign everybody in, make the pairs' (or groups') chats, open both sockets per person.
+    const { users, groupSize } = this.options.topology ?? PAIRS;
     const signedIn: Array<{ id: number; token: string; phone: string }> = [];
-    for (let index = 0; index < USERS; index += 1) {
+    for (let index = 0; index < users; index += 1) {
       const phone = `+49151${String(10_000_000 + index * 37 + Math.floor(Math.random() * 30)).padStart(8, '0')}`;
       await api(this.base, 'POST', '/auth/send-code', { phone });
       const { code } = await api(this.base, 'GET', `/dev/sms?phone=${encodeURIComponent(phone)}`);
@@ -164,26 +273,24 @@ export class MessengerTarget implements Target {
       signedIn.push({ id: user.id, token: jwt.access_token, phone });
     }
     const chats: number[] = [];
-    for (let index = 0; index < USERS; index += 2) {
-      const [a, b] = [signedIn[index]!, signedIn[index + 1]!];
-      await api(this.base, 'POST', '/user/contacts/add', { user_phone: b.phone, name: 'Partner' }, a.token);
-      const { chat } = await api(this.base, 'POST', '/chat/create', { chat_type: 'private', participants: [b.id] }, a.token);
-      chats[index] = chats[index + 1] = chat.id;
+    for (let index = 0; index < users; index += groupSize) {
+      const members = signedIn.slice(index, index + groupSize);
+      const [owner, ...others] = members;
+      let chatId: number;
+      if (groupSize === 2) {
+        await api(this.base, 'POST', '/user/contacts/add', { user_phone: others[0]!.phone, name: 'Partner' }, owner!.token);
+        chatId = (await api(this.base, 'POST', '/chat/create', { chat_type: 'private', participants: [others[0]!.id] }, owner!.token)).chat.id;
+      } else {
+        const body = { chat_type: 'group', name: `Group ${index / groupSize}`, participants: others.map((member) => member.id) };
+        chatId = (await api(this.base, 'POST', '/chat/create', body, owner!.token)).chat.id;
+      }
+      for (let member = index; member < index + groupSize; member += 1) chats[member] = chatId;
     }
     const ws = this.base.replace('http', 'ws');
-    this.people = await Promise.all(
-      signedIn.map(async (person, index) => {
-        const chat = await openSocket(`${ws}/api/chat/socket?token=${encodeURIComponent(person.token)}`);
-        const flow = await openSocket(`${ws}/api/user/flow?token=${encodeURIComponent(person.token)}`);
-        flow.on('message', (data) => {
-          const event = JSON.parse(String(data));
-          const message = event.additional_info?.message;
-          if (event.event_type !== 'text' || !message || message.sender_id === person.id) return;
-          this.deliver(index, Number(message.text.slice(2)));
-        });
-        return { id: person.id, token: person.token, chatId: chats[index]!, chat, flow };
-      }),
+    this.people = signedIn.map(
+      (person, index) => new Person(index, person.id, person.token, chats[index]!, ws, (to, id) => this.deliver(to, id)),
     );
+    await Promise.all(this.people.map((person) => person.connect()));
   }
 
   serverPids(): number[] {
@@ -200,8 +307,12 @@ export class MessengerTarget implements Target {
   }
 
   send(from: number, id: number): void {
-    const person = this.people[from]!;
-    person.chat.send(`{"type":"send","client_id":"${randomUUID()}","chat_id":${person.chatId},"text":"b:${id}"}`);
+    this.people[from]!.send(id);
+  }
+
+  /** Sends not yet acknowledged, across everybody. */
+  unacknowledged(): number {
+    return this.people.reduce((sum, person) => sum + person.pending.size, 0);
   }
 
   onDeliver(deliver: (to: number, id: number) => void): void {
@@ -210,10 +321,7 @@ export class MessengerTarget implements Target {
 
   /** Stops the server with SIGINT (so a `--cpu-prof` profile is written) and removes its data. */
   async close(): Promise<void> {
-    for (const person of this.people) {
-      person.chat.terminate();
-      person.flow.terminate();
-    }
+    for (const person of this.people) person.close();
     const child = this.child;
     if (child && child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -7,7 +7,9 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client, xml } from '@xmpp/client';
-import { USERS, rssBytes, type Target } from './driver.js';
+import { PAIRS, rssBytes, type Target } from './driver.js';
+
+const USERS = PAIRS.users;
 
 const DOMAIN = 'bench.local';
 

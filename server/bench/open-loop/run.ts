@@ -6,9 +6,10 @@
 // on CPU 0, this load generator on CPU 1. Prints a table per server and the summary for docs/performance.md.
 //   BENCH_QUICK=1          shorter steps (2 s + 5 s), for trying the benchmark out
 //   BENCH_TARGETS=a,b      which servers: prosody, postgres, pglite (default: all three)
+// Then group fan-out on our server: 100 groups of 10, every member sending to their group.
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
-import { OpenLoop, type StepResult, type Target } from './driver.js';
+import { OpenLoop, PAIRS, type StepResult, type Target, type Topology } from './driver.js';
 import { MessengerTarget } from './messenger.js';
 import { ProsodyTarget, ensureProsody } from './prosody.js';
 import { countStatements, profileAtRate } from './insight.js';
@@ -16,6 +17,8 @@ import { countStatements, profileAtRate } from './insight.js';
 const SERVER_CPU = 0;
 const GENERATOR_CPU = 1;
 const RATES = [500, 1_000, 2_000, 4_000, 8_000, 12_000, 16_000, 24_000, 32_000];
+const GROUPS: Topology = { users: 1_000, groupSize: 10 };
+const GROUP_RATES = [100, 200, 400, 800, 1_200, 1_600, 2_400, 3_200, 4_800];
 const quick = process.env.BENCH_QUICK === '1';
 const WARMUP_SECONDS = quick ? 2 : 5;
 const MEASURE_SECONDS = quick ? 5 : 20;
@@ -53,12 +56,12 @@ interface Summary {
   steps: StepResult[];
 }
 
-async function ramp(target: Target): Promise<Summary> {
-  const loop = new OpenLoop(target, 12_000_000);
-  console.log(`\n${target.name}`);
+async function ramp(target: Target, topology: Topology = PAIRS, rates = RATES): Promise<Summary> {
+  const loop = new OpenLoop(target, 12_000_000, topology);
+  console.log(`\n${target.name}${topology.groupSize > 2 ? ` — ${topology.users / topology.groupSize} groups of ${topology.groupSize}` : ''}`);
   console.log('  rate/s delivered   lost dup  mis   p50 ms   p90 ms   p99 ms   max ms  cpu µs/msg  srv%  db% gen%  rss MB');
   const steps: StepResult[] = [];
-  for (const rate of RATES) {
+  for (const rate of rates) {
     const result = await loop.step(rate, WARMUP_SECONDS, MEASURE_SECONDS);
     steps.push(result);
     console.log(`  ${row(result)}`);
@@ -118,6 +121,23 @@ for (const summary of summaries) {
       at ? `${(at.rssBytes / 2 ** 20).toFixed(0)} MB` : '—'
     } |`,
   );
+}
+
+// Group fan-out: each message goes to 9 others.
+if (targets.includes('postgres') && (await postgresReachable()) && process.env.BENCH_GROUPS !== '0') {
+  const target = new MessengerTarget({ database: 'postgres', postgresUrl, port: (port += 1), serverCpu: SERVER_CPU, topology: GROUPS });
+  try {
+    await target.start();
+    const groups = await ramp(target, GROUPS, GROUP_RATES);
+    const best = groups.at200;
+    console.log(
+      best
+        ? `  → ${best.rate} messages/s to groups of ${GROUPS.groupSize}: ${Math.round(best.delivered / MEASURE_SECONDS)} deliveries/s at p99 ${ms(best.p99)} ms`
+        : '  → no step stayed within p99 200 ms',
+    );
+  } finally {
+    await target.close();
+  }
 }
 
 // Where the time goes at the ceiling, and how many statements a message costs, on PostgreSQL.

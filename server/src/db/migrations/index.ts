@@ -2,6 +2,7 @@ import { initial } from './001-initial.js';
 import { groupsFiles } from './002-groups-files.js';
 import { staff } from './003-staff.js';
 import { calls } from './004-calls.js';
+import { writePath } from './005-write-path.js';
 
 export interface Migration {
   version: number;
@@ -10,4 +11,4 @@ export interface Migration {
 }
 
 /** Every migration ever shipped, oldest first. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [initial, groupsFiles, staff, calls];
+export const migrations: Migration[] = [initial, groupsFiles, staff, calls, writePath];
