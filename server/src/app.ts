@@ -6,6 +6,9 @@ import type { Db } from './db/index.js';
 import { createServices } from './services.js';
 import { loggerOptions } from './logger.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { badRequest } from './http/errors.js';
+import { NUL_MESSAGE, containsNul } from './http/text.js';
+import { finiteKeyword } from './http/schema-types.js';
 import { registerAuthHook } from './http/auth-hook.js';
 import { registerRateLimitHook } from './http/rate-limits.js';
 import type { App } from './http/types.js';
@@ -36,7 +39,10 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Ajv: reject unknown properties instead of silently dropping them (mass assignment gets a clear 400).
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
+      plugins: [finiteKeyword],
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('services', await createServices(config, db, app.log));
@@ -47,6 +53,12 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
     for (const method of [route.method].flat()) if (method !== 'HEAD') routeList.push({ method, url: route.url });
   });
   registerErrorHandler(app);
+  // One rule for every route, present and future: no string of a request may hold U+0000 (see http/text.ts).
+  app.addHook('preValidation', async (request) => {
+    if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) {
+      throw badRequest(NUL_MESSAGE, 'nul_character');
+    }
+  });
   // Before the auth hook: the plugin's own onRequest hook must mark upgrade requests even when auth refuses
   // them, or the refused socket is never destroyed.
   await app.register(websocket, { options: { maxPayload: CHAT_FRAME_MAX_BYTES } });

@@ -148,7 +148,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   return {
     nodeEnv,
-    host: env.HOST || '0.0.0.0',
+    // The dev SMS provider hands out every sign-in code: with it, the server listens on this machine only
+    // unless HOST says otherwise (and even then its outbox answers only to loopback; modules/dev/routes.ts).
+    host: env.HOST || (provider === 'dev' ? '127.0.0.1' : '0.0.0.0'),
     port: int(env, 'PORT', 8080),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'warn' : 'info'),
     dataDir,

@@ -137,7 +137,7 @@ describe('permission matrix: every route × every kind of caller', () => {
     // ── oneself ──
     { route: 'GET /api/user', expect: [401, 200, 200, 200, 200, 200, 200, 200], call: (as) => req(as, 'GET', '/user') },
     { route: 'PUT /api/user/edit', variant: 'own name', expect: [401, 200, 200, 200, 200, 200, 403, 200], call: (as) => req(as, 'PUT', '/user/edit', { name: as.name }) },
-    { route: 'GET /api/user/find', expect: [401, 200, 200, 200, 200, 200, 200, 200], call: (as) => req(as, 'GET', '/user/find?query=someone') },
+    { route: 'GET /api/user/find', expect: [401, 403, 200, 200, 200, 200, 200, 200], call: (as) => req(as, 'GET', '/user/find?query=someone') },
     { route: 'GET /api/user/:id', variant: 'owner', expect: [401, 200, 200, 200, 200, 200, 200, 200], call: (as, w) => req(as, 'GET', `/user/${w.actors.owner.person!.id}`) },
     {
       route: 'POST /api/user/link',

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { unauthorized } from './errors.js';
+import { ServerStrings, unauthorized } from './errors.js';
+import type { AuthUser } from './types.js';
+import type { Services } from '../services.js';
 
 /**
  * Secure by default: every route needs a valid access token unless its config says `public: true`.
@@ -12,10 +14,27 @@ export function registerAuthHook(app: FastifyInstance): void {
     if (config.public || !request.routeOptions.url) return; // public route, or no route (404 handler)
     const token = config.tokenInQuery ? queryToken(request) : bearerToken(request);
     if (!token) throw unauthorized();
-    const claims = await app.services.accessTokens.verify(token);
-    if (!claims) throw unauthorized('Invalid or expired access token', 'invalid_token');
-    request.auth = { id: claims.userId, role: claims.role, tokenExp: claims.exp };
+    request.auth = await authenticate(app.services, token);
   });
+}
+
+/**
+ * The caller of an access token as the database has them now. A valid signature is not enough: the person must
+ * still exist and not be blocked, and the token must be of their current session generation (ending someone's
+ * sessions moves it on, so their tokens stop at once, not when they expire). The role comes from here, never from
+ * the token, so a demotion applies to the very next request. One primary-key read per request.
+ */
+export async function authenticate(services: Pick<Services, 'db' | 'accessTokens'>, token: string): Promise<AuthUser> {
+  const claims = await services.accessTokens.verify(token);
+  if (!claims) throw unauthorized('Invalid or expired access token', 'invalid_token');
+  const [user] = await services.db.query<{ role: number; temporary: boolean; blocked: boolean; deleted: boolean; session_generation: number }>(
+    'SELECT role, temporary, blocked, deleted, session_generation FROM users WHERE id = $1',
+    [claims.userId],
+  );
+  if (!user || user.deleted) throw unauthorized(ServerStrings.noSuchUser, 'no_such_user');
+  // Blocked: the client refreshes, and the refresh answers `you are banned` (403), which signs them out.
+  if (user.blocked || user.session_generation !== claims.generation) throw unauthorized('This session has ended', 'session_ended');
+  return { id: claims.userId, role: user.role, temporary: user.temporary, tokenExp: claims.exp };
 }
 
 export function bearerToken(request: FastifyRequest): string | undefined {

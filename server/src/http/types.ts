@@ -6,7 +6,10 @@ import type { LimitName } from './rate-limits.js';
 /** The signed-in caller, from a verified access token. */
 export interface AuthUser {
   id: number;
+  /** From the database at each request, never from the token (a demotion applies at once). */
   role: number;
+  /** A guest (followed an invite link, no phone yet): refused where docs/api.md says so. */
+  temporary: boolean;
   /** Access-token expiry (seconds since the epoch); sockets close when it passes. */
   tokenExp: number;
 }

@@ -11,6 +11,8 @@ export interface AccessClaims {
   role: number;
   /** Expiry, seconds since the epoch. */
   exp: number;
+  /** The person's session generation when the token was issued: an older one than theirs now is refused. */
+  generation: number;
 }
 
 export class AccessTokens {
@@ -19,8 +21,8 @@ export class AccessTokens {
     private readonly ttlSeconds: number,
   ) {}
 
-  async issue(userId: number, role: number): Promise<string> {
-    return new SignJWT({ role })
+  async issue(userId: number, role: number, generation: number): Promise<string> {
+    return new SignJWT({ role, gen: generation })
       .setProtectedHeader({ alg: ALGORITHM, typ: ACCESS_TYPE })
       .setSubject(String(userId))
       .setIssuer(ISSUER)
@@ -42,8 +44,9 @@ export class AccessTokens {
       });
       const userId = Number(payload.sub);
       const role = typeof payload.role === 'number' ? payload.role : 0;
-      if (!Number.isSafeInteger(userId) || userId <= 0 || payload.exp === undefined) return null;
-      return { userId, role, exp: payload.exp };
+      const generation = payload.gen;
+      if (!Number.isSafeInteger(userId) || userId <= 0 || payload.exp === undefined || !Number.isSafeInteger(generation)) return null;
+      return { userId, role, exp: payload.exp, generation: generation as number };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return null;
       throw error;

@@ -24,11 +24,14 @@ interface Pending {
 
 export interface ChatSocketOptions {
   url: (token: string) => string;
-  getToken: () => Promise<string>;
+  /** An access token; `renew` asks for a new one even if the current one has not expired (sessions ended). */
+  getToken: (renew?: boolean) => Promise<string>;
   createSocket?: (url: string) => WebSocket;
 }
 
 const TOKEN_EXPIRED = 4001;
+/** The server ended this person's sessions (blocked, deleted, role changed): a refresh says whether they go on. */
+const SESSION_ENDED = 4003;
 
 /**
  * The chat socket: opened on first use, frames queued until it is open (spec §4). Each send resolves with the
@@ -86,12 +89,12 @@ export class ChatSocket {
     void this.open();
   }
 
-  private async open(): Promise<void> {
+  private async open(renewToken = false): Promise<void> {
     if (this.opening || this.closed || this.socket) return;
     this.opening = true;
     let token: string;
     try {
-      token = await this.options.getToken();
+      token = await this.options.getToken(renewToken);
     } catch {
       this.opening = false;
       this.scheduleRetry();
@@ -112,6 +115,7 @@ export class ChatSocket {
       for (const pending of this.pending.values()) pending.inFlight = false;
       if (this.closed || this.pending.size === 0) return;
       if (close.code === TOKEN_EXPIRED) void this.open();
+      else if (close.code === SESSION_ENDED) void this.open(true); // a refused refresh ends the session
       else this.scheduleRetry();
     };
   }

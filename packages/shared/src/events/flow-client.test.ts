@@ -105,6 +105,29 @@ describe('FlowClient', () => {
     client.stop();
   });
 
+  it('asks for a new token at once when the server ends the session (4003), and only then', async () => {
+    FakeSocket.all = [];
+    const asked: Array<boolean | undefined> = [];
+    const client = new FlowClient({
+      url: (token) => `ws://test/flow?token=${token}`,
+      getToken: async (renew) => {
+        asked.push(renew);
+        return renew ? 'renewed' : 'tok';
+      },
+      onEvent: () => undefined,
+      onResync: () => undefined,
+      createSocket: (url) => new FakeSocket(url) as unknown as WebSocket,
+    });
+    client.start(null);
+    await settle();
+    FakeSocket.all[0]!.drop(4003);
+    await settle();
+    expect(FakeSocket.all).toHaveLength(2);
+    expect(FakeSocket.all[1]!.url).toContain('token=renewed');
+    expect(asked).toEqual([false, true]);
+    client.stop();
+  });
+
   it('asks for a reload on resync and continues from the head it names', async () => {
     const { client, applied, resyncs } = setup(999);
     await settle();

@@ -6,7 +6,8 @@ export interface FlowClientOptions {
   /** Builds the socket URL for a token and the last applied seq (null on a first connection). */
   url: (token: string, since: number | null) => string;
   /** A valid access token; refreshed by the caller when needed. */
-  getToken: () => Promise<string>;
+  /** An access token; `renew` asks for a new one even if the current one has not expired (sessions ended). */
+  getToken: (renew?: boolean) => Promise<string>;
   /** Called once per event, in seq order, never twice for one seq. */
   onEvent: (event: FlowEvent) => void;
   /** The server cannot resume from our seq: reload state, then carry on from `seq`. */
@@ -16,6 +17,8 @@ export interface FlowClientOptions {
 }
 
 const TOKEN_EXPIRED = 4001;
+/** The server ended this person's sessions (blocked, deleted, role changed): a refresh says whether they go on. */
+const SESSION_ENDED = 4003;
 
 /**
  * The `/user/flow` connection: one per session. It applies events strictly in seq order — an event at
@@ -67,12 +70,12 @@ export class FlowClient {
     void this.connect();
   };
 
-  private async connect(): Promise<void> {
+  private async connect(renewToken = false): Promise<void> {
     if (!this.running) return;
     this.setStatus('connecting');
     let token: string;
     try {
-      token = await this.options.getToken();
+      token = await this.options.getToken(renewToken);
     } catch {
       this.scheduleReconnect();
       return;
@@ -90,6 +93,7 @@ export class FlowClient {
       if (!this.running) return;
       this.setStatus('offline');
       if (close.code === TOKEN_EXPIRED) void this.connect(); // getToken refreshes it
+      else if (close.code === SESSION_ENDED) void this.connect(true); // a refused refresh ends the session
       else this.scheduleReconnect();
     };
   }

@@ -12,12 +12,12 @@ export function createFlowClient(options: Omit<FlowClientOptions, 'url' | 'getTo
     ...options,
     url: (token, since) =>
       `${socketOrigin()}/api/user/flow?token=${encodeURIComponent(token)}${since === null ? '' : `&since=${since}`}`,
-    getToken: () => api.freshAccessToken(),
+    getToken: (renew) => (renew ? api.refreshAccessToken() : api.freshAccessToken()),
   });
 }
 
 /** The one chat socket of this tab, opened on the first send. */
 export const chatSocket = new ChatSocket({
   url: (token) => `${socketOrigin()}/api/chat/socket?token=${encodeURIComponent(token)}`,
-  getToken: () => api.freshAccessToken(),
+  getToken: (renew) => (renew ? api.refreshAccessToken() : api.freshAccessToken()),
 });

@@ -3,6 +3,7 @@ import { groupsFiles } from './002-groups-files.js';
 import { staff } from './003-staff.js';
 import { calls } from './004-calls.js';
 import { writePath } from './005-write-path.js';
+import { sessionsPhones } from './006-sessions-phones.js';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,4 @@ export interface Migration {
 }
 
 /** Every migration ever shipped, oldest first. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [initial, groupsFiles, staff, calls, writePath];
+export const migrations: Migration[] = [initial, groupsFiles, staff, calls, writePath, sessionsPhones];

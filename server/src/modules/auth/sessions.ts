@@ -3,6 +3,8 @@ import type { Config } from '../../config.js';
 import type { AccessTokens } from '../../security/access-tokens.js';
 import { randomToken, sha256 } from '../../security/secrets.js';
 import { ServerStrings, forbidden, unauthorized } from '../../http/errors.js';
+import type { SocketSupervisor } from '../realtime/socket-guard.js';
+import { CloseCode } from '../realtime/socket-guard.js';
 
 export interface JwtInfo {
   access_token: string;
@@ -49,9 +51,12 @@ export class Sessions {
           FOR UPDATE OF t`,
         [sha256(presented)],
       );
-      if (!row || row.revoked || row.expired) throw unauthorized('Invalid refresh token', 'invalid_refresh_token');
+      if (!row) throw unauthorized('Invalid refresh token', 'invalid_refresh_token');
+      // The person's state first: a blocked person's refresh says so (the spec's `you are banned`), even though
+      // the block also revoked the token.
       if (row.deleted) throw unauthorized(ServerStrings.noSuchUser, 'no_such_user');
       if (row.blocked) throw forbidden(ServerStrings.banned, 'banned');
+      if (row.revoked || row.expired) throw unauthorized('Invalid refresh token', 'invalid_refresh_token');
       if (row.rotated_age !== null) {
         if (row.rotated_age > this.config.refreshGraceSeconds) {
           await tx.query('UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL', [
@@ -80,12 +85,25 @@ export class Sessions {
   }
 
   private async issue(tx: Tx, userId: number, role: number, familyId: string): Promise<JwtInfo> {
+    const [current] = await tx.query<{ session_generation: number }>('SELECT session_generation FROM users WHERE id = $1', [userId]);
     const refreshToken = randomToken();
     await tx.query(
       `INSERT INTO refresh_tokens (family_id, user_id, token_hash, expires_at)
        VALUES ($1, $2, $3, now() + make_interval(days => $4))`,
       [familyId, userId, sha256(refreshToken), this.config.refreshTokenTtlDays],
     );
-    return { access_token: await this.accessTokens.issue(userId, role), refresh_token: refreshToken };
+    return { access_token: await this.accessTokens.issue(userId, role, current?.session_generation ?? 0), refresh_token: refreshToken };
   }
+}
+
+/**
+ * Ends every session of a person at once (blocked, deleted, role changed, password reset by an admin), in the
+ * transaction of that change: their access tokens stop working on their next request (the generation they carry
+ * is no longer the person's), their refresh tokens are revoked, and after COMMIT their open sockets are closed
+ * (4003: the client tries a refresh, which tells it why).
+ */
+export async function endSessions(tx: Tx, sockets: SocketSupervisor, userId: number): Promise<void> {
+  await tx.query('UPDATE users SET session_generation = session_generation + 1 WHERE id = $1', [userId]);
+  await tx.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
+  tx.afterCommit(() => sockets.closeUser(userId, CloseCode.sessionEnded, 'session ended'));
 }

@@ -35,6 +35,8 @@ export async function meetSocketRoutes(app: App): Promise<void> {
     },
     (socket, request) => {
       const claims = (request as unknown as { meet: MeetClaims & { callId: number } }).meet;
+      // Ending the person's sessions (blocked, deleted…) closes this socket too.
+      app.services.sockets.track(socket, claims.userId);
       const send = (event: string, data: unknown) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ event, data: JSON.stringify(data) }));
       };

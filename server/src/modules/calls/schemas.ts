@@ -1,6 +1,7 @@
 import Type from 'typebox';
+import { Id } from '../../http/schema-types.js';
 
-const ChatId = Type.Integer({ minimum: 1 });
+const ChatId = Id;
 
 export const ChatBody = Type.Object({ chat_id: ChatId }, { additionalProperties: false });
 export const ChatQuery = Type.Object({ chat_id: ChatId, token: Type.Optional(Type.String({ maxLength: 2000 })) });

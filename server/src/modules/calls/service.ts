@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db, Tx } from '../../db/index.js';
 import type { EventLog } from '../../events/log.js';
-import { HttpError, conflict, forbidden, notFound, unauthorized } from '../../http/errors.js';
+import { HttpError, ServerStrings, conflict, forbidden, notFound, unauthorized } from '../../http/errors.js';
 import { RoomFullError, type MediaEngine, type RoomMember } from '../../media/engine.js';
 import { MEET_TOKEN_TTL_SECONDS, type MeetClaims, type MeetTokens } from '../../security/meet-tokens.js';
 import { chatUnavailable, findMessageView, lockChat, memberIds } from '../chats/repository.js';
@@ -190,6 +190,9 @@ export class CallsService {
     if (claims.chatId !== chatId) throw forbidden('This meeting token is for another chat', 'wrong_chat');
     const members = await memberIds(this.db, chatId);
     if (!members.includes(claims.userId)) throw chatUnavailable();
+    // A meeting token outlives nothing: someone blocked or deleted since it was issued cannot join with it.
+    const [person] = await this.db.query<{ blocked: boolean; deleted: boolean }>('SELECT blocked, deleted FROM users WHERE id = $1', [claims.userId]);
+    if (!person || person.deleted || person.blocked) throw forbidden(ServerStrings.banned, 'banned');
     const call = await this.runningIn(this.db, chatId);
     if (!call || call.room_id !== claims.roomId) throw notFound('This call has ended', 'call_ended');
     return { ...claims, callId: call.id };

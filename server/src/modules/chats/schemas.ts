@@ -1,6 +1,6 @@
 import Type from 'typebox';
+import { Id, Int } from '../../http/schema-types.js';
 
-const Id = Type.Integer({ minimum: 1 });
 /**
  * A stored file path (an avatar; whether it is the caller's image is checked in the service), or null to remove
  * it. Null comes first: with type coercion on, a string branch tried first would turn null into ''.
@@ -57,14 +57,15 @@ export const IntervalBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const SearchQuery = Type.Object({ chat_id: Type.Integer({ minimum: 1 }), query: Type.String({ maxLength: 120 }) });
+export const SearchQuery = Type.Object({ chat_id: Id, query: Type.String({ maxLength: 120 }) });
 
 export const ChatIdParams = Type.Object({ id: Id });
 export const ChatIdQuery = Type.Object({ chat_id: Id });
 
 export const HistoryQuery = Type.Object({
   chat_id: Id,
-  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-  page_num: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page_size: Type.Optional(Int({ minimum: 1, maximum: 100, default: 50 })),
+  // Bounded so that (page_num - 1) × page_size stays a bigint OFFSET.
+  page_num: Type.Optional(Int({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1 })),
   before_id: Type.Optional(Id),
 });

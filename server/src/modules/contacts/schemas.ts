@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { Id } from '../../http/schema-types.js';
 
 const Name = Type.String({ maxLength: 60 });
 
@@ -12,8 +13,8 @@ export const AddContactBody = Type.Object(
 );
 
 export const EditContactBody = Type.Object(
-  { user_id: Type.Integer({ minimum: 1 }), name: Name },
+  { user_id: Id, name: Name },
   { additionalProperties: false },
 );
 
-export const ContactIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const ContactIdParams = Type.Object({ id: Id });

@@ -54,11 +54,15 @@ export class ContactsService {
     }
     if (person.id === ownerId) throw badRequest(ServerStrings.cannotAddContact, 'cannot_add_contact');
     const inserted = await db.query(
-      `INSERT INTO contacts (owner_id, user_id, alias_name) VALUES ($1, $2, $3)
+      `INSERT INTO contacts (owner_id, user_id, alias_name, phone_known) VALUES ($1, $2, $3, $4)
        ON CONFLICT (owner_id, user_id) DO NOTHING RETURNING user_id`,
-      [ownerId, person.id, name],
+      [ownerId, person.id, name, phone !== undefined],
     );
-    if (inserted.length === 0) throw conflict('This contact has already been added.', 'contact_exists');
+    if (inserted.length === 0) {
+      // Typing in the number of someone already in the contacts (added by username or a link) proves it is known.
+      if (phone) await db.query('UPDATE contacts SET phone_known = true WHERE owner_id = $1 AND user_id = $2', [ownerId, person.id]);
+      throw conflict('This contact has already been added.', 'contact_exists');
+    }
     return { added: true, invited: false, contact: (await this.get(ownerId, person.id))! };
   }
 
@@ -123,7 +127,8 @@ export async function convertInvitesOnJoin(tx: Tx, events: EventLog, user: UserR
   );
   for (const invite of invites) {
     await tx.query(
-      `INSERT INTO contacts (owner_id, user_id, alias_name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+      `INSERT INTO contacts (owner_id, user_id, alias_name, phone_known) VALUES ($1, $2, $3, true)
+       ON CONFLICT (owner_id, user_id) DO UPDATE SET phone_known = true`,
       [invite.owner_id, user.id, invite.alias_name],
     );
     const [contact] = await tx.query(`${CONTACT_SELECT} WHERE c.owner_id = $1 AND c.user_id = $2`, [invite.owner_id, user.id]);

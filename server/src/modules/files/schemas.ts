@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { Id } from '../../http/schema-types.js';
 
 export const TokensBody = Type.Object(
   {
@@ -21,4 +22,4 @@ export const SpecificFileQuery = Type.Object({
 export const TreeQuery = Type.Object({ path: Type.Optional(Type.String({ maxLength: 1024 })) });
 
 /** Which call a recording chunk belongs to: its chat and its `call` message. */
-export const MeetAudioQuery = Type.Object({ chat_id: Type.Integer({ minimum: 1 }), message_id: Type.Integer({ minimum: 1 }) });
+export const MeetAudioQuery = Type.Object({ chat_id: Id, message_id: Id });

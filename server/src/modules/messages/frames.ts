@@ -1,9 +1,9 @@
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import { TEXT_MAX } from './service.js';
+import { Id } from '../../http/schema-types.js';
 
 const Uuid = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
-const Id = Type.Integer({ minimum: 1 });
 const Count = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
 
 /** What a sender may say about a file: a small object of non-negative integers, these keys only. */

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import type { App } from '../../http/types.js';
 import { caller } from '../../http/types.js';
+import { Id } from '../../http/schema-types.js';
 import { checkOrigin } from '../realtime/socket-guard.js';
 import { MessagesService } from './service.js';
 import { ChatSocketSession } from './chat-socket.js';
@@ -10,7 +11,7 @@ export const CHAT_FRAME_MAX_BYTES = 64 * 1024;
 
 const ChatSocketQuery = Type.Object({ token: Type.String({ minLength: 1 }) });
 
-const MessageIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+const MessageIdParams = Type.Object({ id: Id });
 /** The client says whether it thinks this is the chat's last message; the server works it out itself. */
 const DeleteMessageQuery = Type.Object({ is_last_message: Type.Optional(Type.Boolean()) });
 

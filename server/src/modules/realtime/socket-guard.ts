@@ -7,6 +7,8 @@ import type { AuthUser } from '../../http/types.js';
 export const CloseCode = {
   normal: 1000,
   tokenExpired: 4001,
+  /** The person's sessions were ended (blocked, deleted, role changed, password reset): refresh to learn why. */
+  sessionEnded: 4003,
   tooSlow: 4008,
   /** Sent frames without waiting for answers, far past what any client of ours does (a flood). */
   tooManyFrames: 4029,
@@ -76,6 +78,7 @@ function uncork(link: SocketLink): void {
 }
 
 interface Supervised {
+  userId: number;
   /** When the access token the socket was opened with expires (ms since the epoch). */
   expiresAt: number;
   /** Answered the last ping. */
@@ -89,11 +92,14 @@ interface Supervised {
  */
 export class SocketSupervisor {
   private readonly sockets = new Map<WebSocket, Supervised>();
+  /** Every socket of a person (the ones watched here and others tracked, like the meeting socket). */
+  private readonly byUser = new Map<number, Set<WebSocket>>();
   private timer: NodeJS.Timeout | null = null;
   private nextPingAt = 0;
 
   watch(socket: WebSocket, auth: AuthUser): SocketLink {
-    this.sockets.set(socket, { expiresAt: auth.tokenExp * 1000, alive: true });
+    this.sockets.set(socket, { userId: auth.id, expiresAt: auth.tokenExp * 1000, alive: true });
+    this.track(socket, auth.id);
     releaseUpgrade(socket);
     socket.on('pong', onPong);
     socket.on('close', onClose);
@@ -109,6 +115,22 @@ export class SocketSupervisor {
   /** How many sockets are open (figures, tests). */
   get size(): number {
     return this.sockets.size;
+  }
+
+  /** Counts a socket as `userId`'s, so that ending their sessions closes it; it leaves the count when it closes. */
+  track(socket: WebSocket, userId: number): void {
+    let mine = this.byUser.get(userId);
+    if (!mine) this.byUser.set(userId, (mine = new Set()));
+    mine.add(socket);
+    socket.once('close', () => {
+      mine.delete(socket);
+      if (mine.size === 0 && this.byUser.get(userId) === mine) this.byUser.delete(userId);
+    });
+  }
+
+  /** Closes every open socket of a person (their sessions ended). */
+  closeUser(userId: number, code: number, reason: string): void {
+    for (const socket of this.byUser.get(userId) ?? []) socket.close(code, reason);
   }
 
   markAlive(socket: WebSocket): void {

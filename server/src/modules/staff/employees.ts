@@ -6,6 +6,7 @@ import { PASSWORD_MAX, PASSWORD_MIN, generatePasswordPair, hashPassword, passwor
 import { requirePhone } from '../auth/phone.js';
 import { characterCount } from '../../http/text.js';
 import { PasswordAttempts } from '../auth/attempts.js';
+import { endSessions } from '../auth/sessions.js';
 import { INVITE_CODE_LENGTH } from '../auth/service.js';
 import { convertInvitesOnJoin } from '../contacts/service.js';
 import { Role, loadActor, loadAdmin, requireBelow } from '../users/actor.js';
@@ -194,7 +195,7 @@ export class EmployeesService {
         if (hashes.extra !== undefined) set('extra_password_hash', hashes.extra);
         if (sets.length > 0) await tx.query(`UPDATE users SET ${sets.join(', ')} WHERE id = $1`, params);
         if (settingPasswords || (phone !== undefined && phone !== target.phone)) await endSignInsInProgress(tx, target.id);
-        if (settingPasswords) await revokeLogins(tx, target.id);
+        if (settingPasswords) await endSessions(tx, this.services.sockets, target.id);
       });
     } catch (error) {
       if (isUniqueViolation(error, 'users_username_key')) throw conflict('This username is already taken', 'username_taken');
@@ -225,6 +226,8 @@ export class EmployeesService {
       } else {
         await tx.query('UPDATE users SET role = $2 WHERE id = $1', [userId, roleId]);
       }
+      // What they may do changed: they sign in again (a manager with passwords now needs them).
+      await endSessions(tx, this.services.sockets, userId);
     });
     return this.employee(userId);
   }
@@ -253,7 +256,7 @@ export class EmployeesService {
       requireBelow(admin, target);
       await tx.query('UPDATE users SET deleted = true, password_hash = NULL, extra_password_hash = NULL WHERE id = $1', [userId]);
       await endSignInsInProgress(tx, userId);
-      await revokeLogins(tx, userId);
+      await endSessions(tx, this.services.sockets, userId);
     });
   }
 
@@ -306,11 +309,6 @@ export class EmployeesService {
     if (!row || row.deleted) throw notFoundUser();
     return row;
   }
-}
-
-/** Ends every login of a person: their refresh tokens stop working (access tokens run out within minutes). */
-export async function revokeLogins(tx: Tx, userId: number): Promise<void> {
-  await tx.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
 }
 
 /** A sign-in half done (password given, extra password not yet) must start again. */

@@ -1,8 +1,8 @@
 import Type from 'typebox';
 import { USERNAME_PATTERN } from '../users/schemas.js';
 import { PasswordText, Phone } from '../auth/schemas.js';
+import { Id, Int } from '../../http/schema-types.js';
 
-const Id = Type.Integer({ minimum: 1 });
 /** Names are checked after trimming (1–60) in the service, to answer `invalid_name`. */
 const Name = Type.String({ maxLength: 200 });
 export const NOTES_MAX = 2000;
@@ -36,7 +36,7 @@ export const EditManagerBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const RoleBody = Type.Object({ user_id: Id, role_id: Type.Integer({ minimum: 0, maximum: 3 }) }, { additionalProperties: false });
+export const RoleBody = Type.Object({ user_id: Id, role_id: Int({ minimum: 0, maximum: 3 }) }, { additionalProperties: false });
 
 export const MuteBody = Type.Object({ user_id: Id, isMuted: Type.Boolean() }, { additionalProperties: false });
 

@@ -1,10 +1,11 @@
 import Type from 'typebox';
 import type { App } from '../../http/types.js';
 import { caller } from '../../http/types.js';
+import { Int } from '../../http/schema-types.js';
 import { loadAdmin } from '../users/actor.js';
 import { StatsService } from './service.js';
 
-const StatsQuery = Type.Object({ days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, default: 30 })) });
+const StatsQuery = Type.Object({ days: Type.Optional(Int({ minimum: 1, maximum: 3650, default: 30 })) });
 
 /** Statistics for admins (spec §6: role 2 and above), read from the database at each call. */
 export async function statsRoutes(app: App): Promise<void> {

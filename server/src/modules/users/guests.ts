@@ -1,6 +1,6 @@
 import type { Services } from '../../services.js';
 import type { Tx } from '../../db/index.js';
-import { ServerStrings, badRequest, conflict, forbidden, notFound, tooManyRequests, unauthorized } from '../../http/errors.js';
+import { ServerStrings, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../../http/errors.js';
 import { randomCode } from '../../security/secrets.js';
 import { AuthService, INVITE_CODE_LENGTH, requirePhone } from '../auth/service.js';
 import type { JwtInfo } from '../auth/sessions.js';
@@ -12,6 +12,7 @@ import { findUserById, findUserByPhone } from './repository.js';
 import { type MeView, type UserRow, toMe, userColumns } from './model.js';
 import { loadActor } from './actor.js';
 import { mergeGuestInto } from './merge.js';
+import { authenticate } from '../../http/auth-hook.js';
 
 const phoneTaken = () => conflict('This phone number belongs to another account', 'phone_taken');
 
@@ -39,11 +40,7 @@ export class GuestsService {
   async followLink(code: string, accessToken: string | undefined, ip: string, origin: string): Promise<LinkResult> {
     const { db, events } = this.services;
     let callerId: number | null = null;
-    if (accessToken !== undefined) {
-      const claims = await this.services.accessTokens.verify(accessToken);
-      if (!claims) throw unauthorized('Invalid or expired access token', 'invalid_token');
-      callerId = (await loadActor(db, claims.userId)).id;
-    }
+    if (accessToken !== undefined) callerId = (await authenticate(this.services, accessToken)).id;
     const [inviter] = await db.query<{ id: number; alias: string }>(
       `SELECT id, coalesce(nullif(name, ''), username, '') AS alias FROM users
         WHERE invite_code = $1 AND NOT deleted AND NOT blocked AND NOT temporary`,
@@ -121,7 +118,7 @@ export class GuestsService {
         if (!me.temporary || signsInWithPasswords(existing)) throw phoneTaken();
         if (existing.deleted) throw forbidden(ServerStrings.noSuchUser, 'no_such_user');
         if (existing.blocked) throw forbidden(ServerStrings.banned, 'banned');
-        await mergeGuestInto(tx, events, me.id, existing.id, origin);
+        await mergeGuestInto(tx, events, this.services.sockets, me.id, existing.id, origin);
         await this.auth.applyAdminPhone(tx, existing);
         return { userId: existing.id, jwtInfo: await this.auth.sessions.start(tx, existing.id, existing.role) };
       }

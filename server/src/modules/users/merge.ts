@@ -2,6 +2,8 @@ import type { Tx } from '../../db/index.js';
 import type { EventLog } from '../../events/log.js';
 import { chatViewsFor, lockChat } from '../chats/repository.js';
 import { publicProfiles } from './repository.js';
+import { endSessions } from '../auth/sessions.js';
+import type { SocketSupervisor } from '../realtime/socket-guard.js';
 
 const pairKey = (a: number, b: number) => `${Math.min(a, b)}:${Math.max(a, b)}`;
 
@@ -28,7 +30,14 @@ interface GuestChat extends Record<string, unknown> {
  * it gains, `chat-updated` for a chat that absorbed another; other people get `chat-updated` (participants
  * changed) and `chat-deleted` for a private chat merged away.
  */
-export async function mergeGuestInto(tx: Tx, events: EventLog, guestId: number, accountId: number, origin: string): Promise<void> {
+export async function mergeGuestInto(
+  tx: Tx,
+  events: EventLog,
+  sockets: SocketSupervisor,
+  guestId: number,
+  accountId: number,
+  origin: string,
+): Promise<void> {
   const chats = await tx.query<GuestChat>(
     `SELECT c.id, c.chat_type,
             (SELECT o.user_id FROM chat_members o WHERE o.chat_id = c.id AND o.user_id <> $1 ORDER BY o.user_id LIMIT 1) AS other_id
@@ -62,14 +71,15 @@ export async function mergeGuestInto(tx: Tx, events: EventLog, guestId: number, 
   await tx.query('UPDATE chats SET owner_id = $2 WHERE owner_id = $1', [guestId, accountId]);
   await tx.query('UPDATE users SET invited_by = $2 WHERE invited_by = $1 AND id <> $2', [guestId, accountId]);
   await tx.query(
-    `INSERT INTO contacts (owner_id, user_id, alias_name, created_at)
-     SELECT $2, user_id, alias_name, created_at FROM contacts WHERE owner_id = $1 AND user_id <> $2
+    `INSERT INTO contacts (owner_id, user_id, alias_name, created_at, phone_known)
+     SELECT $2, user_id, alias_name, created_at, phone_known FROM contacts WHERE owner_id = $1 AND user_id <> $2
      ON CONFLICT (owner_id, user_id) DO NOTHING`,
     [guestId, accountId],
   );
   await tx.query(
-    `INSERT INTO contacts (owner_id, user_id, alias_name, created_at)
-     SELECT owner_id, $2, alias_name, created_at FROM contacts WHERE user_id = $1 AND owner_id <> $2
+    // Those who had the guest (who had no phone) never typed the account's number: it stays hidden from them.
+    `INSERT INTO contacts (owner_id, user_id, alias_name, created_at, phone_known)
+     SELECT owner_id, $2, alias_name, created_at, false FROM contacts WHERE user_id = $1 AND owner_id <> $2
      ON CONFLICT (owner_id, user_id) DO NOTHING`,
     [guestId, accountId],
   );
@@ -113,7 +123,8 @@ export async function mergeGuestInto(tx: Tx, events: EventLog, guestId: number, 
   }
 
   await tx.query('UPDATE users SET deleted = true WHERE id = $1', [guestId]);
-  await tx.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [guestId]);
+  // The guest's own tokens and sockets end with it; the person goes on with the account's.
+  await endSessions(tx, sockets, guestId);
 
   const recipients = [accountId, ...[...updated.values()].flat(), ...[...deleted.values()].flat()];
   await events.lockRecipients(tx, recipients);

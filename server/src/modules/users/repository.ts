@@ -20,17 +20,18 @@ export async function findUserByUsername(db: Queryable, username: string): Promi
 
 /**
  * Public profiles of several people as `viewerId` may see them: the phone shows to the person themself, to
- * admins, and to anyone who has them as a contact (they typed that number in).
+ * admins, and to those who typed that number in themselves (a contact added or invited by number; not one made by
+ * username or by following an invite link).
  */
 export async function publicProfiles(db: Queryable, viewerId: number, viewerRole: number, ids: number[]): Promise<PublicUserView[]> {
   if (ids.length === 0) return [];
-  const rows = await db.query<UserRow & { is_contact: boolean }>(
+  const rows = await db.query<UserRow & { knows_phone: boolean }>(
     `SELECT ${userColumns('u')},
-            EXISTS (SELECT 1 FROM contacts c WHERE c.owner_id = $1 AND c.user_id = u.id) AS is_contact
+            EXISTS (SELECT 1 FROM contacts c WHERE c.owner_id = $1 AND c.user_id = u.id AND c.phone_known) AS knows_phone
        FROM users u WHERE u.id = ANY($2::bigint[])`,
     [viewerId, ids],
   );
   return rows.map((row) =>
-    toPublic(row, { showPhone: row.is_contact || row.id === viewerId || viewerRole >= 2, forAdmin: viewerRole >= 2 }),
+    toPublic(row, { showPhone: row.knows_phone || row.id === viewerId || viewerRole >= 2, forAdmin: viewerRole >= 2 }),
   );
 }

@@ -3,6 +3,7 @@ import { caller } from '../../http/types.js';
 import { requestOrigin } from '../../http/origin.js';
 import { bearerToken } from '../../http/auth-hook.js';
 import { UsersService } from './service.js';
+import { refuseGuests } from './actor.js';
 import { GuestsService } from './guests.js';
 import { BlockUserBody, EditUserBody, FindUserQuery, LinkQuery, PhoneBody, UserIdParams, VerifyPhoneBody } from './schemas.js';
 
@@ -18,6 +19,7 @@ export async function usersRoutes(app: App): Promise<void> {
 
   app.get('/user/find', { schema: { querystring: FindUserQuery }, config: { rateLimit: 'lookups' } }, async (request) => {
     const me = caller(request);
+    refuseGuests(me); // a guest has no phone of their own yet: no walking the directory
     return { users: await users.find(me.id, me.role, request.query.query) };
   });
 

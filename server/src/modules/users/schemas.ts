@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { Id } from '../../http/schema-types.js';
 
 /** Letters, digits and underscores, starting with a letter; a leading @ is accepted and stripped. */
 export const USERNAME_PATTERN = '^@?[A-Za-z][A-Za-z0-9_]{2,59}$';
@@ -27,10 +28,10 @@ export const VerifyPhoneBody = Type.Object(
 );
 
 export const BlockUserBody = Type.Object(
-  { user_id: Type.Integer({ minimum: 1 }), blocked: Type.Boolean() },
+  { user_id: Id, blocked: Type.Boolean() },
   { additionalProperties: false },
 );
 
-export const UserIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const UserIdParams = Type.Object({ id: Id });
 
 export const FindUserQuery = Type.Object({ query: Type.String({ maxLength: 120 }) });

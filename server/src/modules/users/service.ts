@@ -1,6 +1,7 @@
 import type { Services } from '../../services.js';
 import { ServerStrings, conflict, forbidden, notFound } from '../../http/errors.js';
 import { toE164 } from '../auth/phone.js';
+import { endSessions } from '../auth/sessions.js';
 import { requireOwnImage } from '../files/access.js';
 import { findUserById, publicProfiles } from './repository.js';
 import { loadActor, loadAdmin, requireBelow } from './actor.js';
@@ -104,7 +105,7 @@ export class UsersService {
       if (!target) throw notFound(ServerStrings.noSuchUser, 'no_such_user');
       requireBelow(admin, target);
       await tx.query('UPDATE users SET blocked = $2 WHERE id = $1', [userId, blocked]);
-      if (blocked) await tx.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
+      if (blocked) await endSessions(tx, this.services.sockets, userId);
     });
     const [profile] = await publicProfiles(db, adminId, admin.role, [userId]);
     return profile!;
