@@ -260,14 +260,18 @@ describe('blocking (admins)', () => {
     assert.equal(typeof (await request(server, 'GET', `/user/${boris.id}`, { token: admin.token })).body.user.notes, 'string');
     assert.equal((await request(server, 'GET', `/user/${boris.id}`, { token: admin.token })).body.user.blocked, true);
 
-    const sent = await sendText(server, boris, chatId, 'still here?');
-    assert.equal(sent.type, 'error');
-    assert.equal(sent.message, 'you are banned');
-    assert.equal((await request(server, 'POST', '/auth/refresh', { token: boris.refresh })).status, 401);
+    // Their session ended with the block: no socket opens on the old token, and the refresh says why.
+    await assert.rejects(sendText(server, boris, chatId, 'still here?'), /upgrade refused: 401/);
+    const refreshed = await request(server, 'POST', '/auth/refresh', { token: boris.refresh });
+    assert.deepEqual([refreshed.status, refreshed.body.message], [403, 'you are banned']);
     assert.equal((await request(server, 'POST', '/auth/send-code', { body: { phone: boris.phone } })).body.message, 'you are banned');
 
     const unblocked = await request(server, 'PUT', '/user/block', { token: admin.token, body: { user_id: boris.id, blocked: false } });
     assert.equal(unblocked.body.user.blocked, false);
-    assert.equal((await sendText(server, boris, chatId, 'back again')).type, 'ack');
+    // Unblocked, they sign in again (the old tokens stay ended) and write as before.
+    assert.equal((await request(server, 'GET', '/chat/list', { token: boris.token })).status, 401);
+    await server.db.query(`UPDATE otp_codes SET created_at = created_at - interval '5 minutes' WHERE phone = $1`, [boris.phone]);
+    const again = await signUp(server, { phone: boris.phone });
+    assert.equal((await sendText(server, again, chatId, 'back again')).type, 'ack');
   });
 });

@@ -18,7 +18,7 @@ import {
   signUp,
   upload,
 } from './helpers/client.js';
-import { STAFF_PASSWORDS, createManager } from './helpers/staff.js';
+import { STAFF_PASSWORDS, createManager, signInAgain } from './helpers/staff.js';
 
 /** The columns of the matrix. */
 const ACTORS = ['anon', 'guest', 'user', 'nonMember', 'owner', 'member', 'manager', 'admin'] as const;
@@ -522,6 +522,7 @@ async function buildWorld(server: TestServer, topPhone: string): Promise<World> 
   const manager = await createManager(server, top, 'Manager');
   const admin = await createManager(server, top, 'Admin');
   assert.equal((await request(server, 'PUT', '/user/role', { token: top.token, body: { user_id: admin.id, role_id: 2 } })).status, 200);
+  await signInAgain(server, admin); // the role change ended the sessions it had
 
   const userInviteCode = (await request(server, 'GET', '/user', { token: user!.token })).body.user.invite_link.split('/').pop();
   const followed = await request(server, 'POST', `/user/link?code=${userInviteCode}`);

@@ -16,7 +16,7 @@ import {
   signUp,
   upload,
 } from './helpers/client.js';
-import { STAFF_PASSWORDS, type StaffPerson, makeStaff, quickStaff, signInStaff } from './helpers/staff.js';
+import { STAFF_PASSWORDS, type StaffPerson, makeStaff, quickStaff, signInAgain, signInStaff } from './helpers/staff.js';
 
 const STAFF_ROUTES: Array<[string, string]> = [
   ['GET', '/user/all'],
@@ -252,7 +252,8 @@ describe('manager sign-in', () => {
     assert.deepEqual([second.status, second.body.message], [403, 'you are banned']);
     const first = await firstStep(server, manager.phone, manager.password);
     assert.deepEqual([first.status, first.body.message], [403, 'you are banned']);
-    assert.equal((await request(server, 'POST', '/auth/refresh', { token: manager.refresh })).status, 401, 'logins ended');
+    const refreshed = await request(server, 'POST', '/auth/refresh', { token: manager.refresh });
+    assert.deepEqual([refreshed.status, refreshed.body.message], [403, 'you are banned'], 'logins ended, and the refresh says why');
     await request(server, 'PUT', '/user/block', { token: admin.token, body: { user_id: manager.id, blocked: false } });
     assert.equal((await firstStep(server, manager.phone, manager.password)).status, 200);
   });
@@ -382,6 +383,7 @@ describe('employees', () => {
     top = await firstAdmin(server, adminPhone);
     admin = await newManager(server, top, 'Second Admin');
     assert.equal((await request(server, 'PUT', '/user/role', { token: top.token, body: { user_id: admin.id, role_id: 2 } })).status, 200);
+    await signInAgain(server, admin); // a role change ends the person's sessions
   });
   after(() => server.close());
 
@@ -507,6 +509,7 @@ describe('employees', () => {
   it('applies the role rules to every action on a person', async () => {
     const peer = await newManager(server, top, 'Peer Admin');
     await request(server, 'PUT', '/user/role', { token: top.token, body: { user_id: peer.id, role_id: 2 } });
+    await signInAgain(server, peer);
     const user = await signUp(server);
     const manager = await newManager(server, top);
 
@@ -564,14 +567,18 @@ describe('employees', () => {
     const sent = await request(server, 'POST', '/auth/send-code', { body: { phone: manager.phone } });
     assert.deepEqual([sent.body.is_manager, sent.body.password_set, sent.body.resend_after], [false, false, 60]);
     assert.equal((await firstStep(server, manager.phone, manager.password)).status, 400);
-    // The role counts at once, whatever the token says: a manager's token of a demoted person creates no secret chat.
+    // The role change ended their sessions: the manager's token of a demoted person creates no secret chat.
     const secret = await request(server, 'POST', '/chat/create', { token: manager.token, body: { chat_type: 'group', name: 'S', participants: [], is_secret: true } });
-    assert.deepEqual([secret.status, secret.body.error], [403, 'secret_chats_staff_only']);
+    assert.deepEqual([secret.status, secret.body.error], [401, 'session_ended']);
 
     const user = await signUp(server);
     const promoted = await request(server, 'PUT', '/user/role', { token: admin.token, body: { user_id: user.id, role_id: 1 } });
     assert.deepEqual([promoted.body.user.role, promoted.body.user.password_set], [1, false]);
-    const me = (await request(server, 'GET', '/user', { token: user.token })).body.user;
+    // Their old token is dead; signed in again (by SMS: no passwords yet), they are a manager.
+    assert.equal((await request(server, 'GET', '/user', { token: user.token })).status, 401);
+    await ageCodes(server, user.phone);
+    const again = await signUp(server, { phone: user.phone });
+    const me = (await request(server, 'GET', '/user', { token: again.token })).body.user;
     assert.deepEqual([me.role, me.password_set], [1, false]);
   });
 
@@ -849,6 +856,7 @@ describe('admin chat views and files', () => {
     }
     const second = await newManager(server, admin);
     await request(server, 'PUT', '/user/role', { token: admin.token, body: { user_id: second.id, role_id: 2 } });
+    await signInAgain(server, second);
     const secondToken = (await request(server, 'POST', '/file/tokens', { token: second.token, body: { paths: [path], admin: true } })).body.tokens[path];
     assert.equal((await fetch(`${server.url}/api/receive/admin/${path}?token=${encodeURIComponent(secondToken)}`)).status, 200);
     await request(server, 'PUT', '/user/role', { token: admin.token, body: { user_id: second.id, role_id: 1 } });

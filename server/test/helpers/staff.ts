@@ -58,3 +58,14 @@ export async function quickStaff(server: TestServer, role: number, name = 'Staff
   await server.db.query('UPDATE users SET role = $2, password_hash = $3, extra_password_hash = $4 WHERE id = $1', [person.id, role, passwordHash, extraHash]);
   return { ...person, ...STAFF_PASSWORDS };
 }
+
+/**
+ * A role change ends the person's sessions (issue 9): staff whose role a test changed through the API sign in
+ * again with their passwords, and go on with the new tokens.
+ */
+export async function signInAgain<P extends Person & { password: string; extra_password: string }>(server: TestServer, person: P): Promise<P> {
+  const jwt = await signInStaff(server, person.phone, { password: person.password, extra_password: person.extra_password });
+  person.token = jwt.access_token;
+  person.refresh = jwt.refresh_token;
+  return person;
+}
