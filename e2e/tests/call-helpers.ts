@@ -1,4 +1,16 @@
-import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { expect as baseExpect, type BrowserContext, type Page } from '@playwright/test';
+
+/**
+ * How long a call test waits for something that should happen by itself (a window, the other's picture, a
+ * reconnect). ICE, DTLS and the first key frame took more than 10 s on a busy 2-core machine (another build beside
+ * the run); every wait polls its condition and returns as soon as it holds, so a generous deadline costs nothing.
+ */
+export const CALL_WAIT_MS = 45_000;
+/** A test of calls: long enough for several such waits in a row. */
+export const CALL_TEST_TIMEOUT_MS = 6 * CALL_WAIT_MS;
+
+/** `expect` whose waits (toBeVisible, poll…) last up to CALL_WAIT_MS. */
+export const expect = baseExpect.configure({ timeout: CALL_WAIT_MS });
 
 /**
  * Test instrumentation, not product code: remembers every RTCPeerConnection a page makes, so a test can read
@@ -85,7 +97,7 @@ export async function expectReceivingFrom(page: Page, others: number): Promise<M
           last.framesDecoded.filter((frames) => frames > 0).length >= others && last.audioSamples.filter((samples) => samples > 0).length >= others
         );
       },
-      { timeout: 20_000, message: 'remote video frames and audio samples' },
+      { timeout: CALL_WAIT_MS, message: 'remote video frames and audio samples' },
     )
     .toBe(true);
   return last!;

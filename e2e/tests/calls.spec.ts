@@ -1,7 +1,20 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { addContact, newPhone, openChatWith, signUpInBrowser } from './fixtures';
-import { acceptIncoming, callWindow, dropMeetingSocket, expectReceivingFrom, mediaFigures, peerConnectionsMade, watchPeerConnections } from './call-helpers';
+import {
+  CALL_TEST_TIMEOUT_MS,
+  acceptIncoming,
+  callWindow,
+  dropMeetingSocket,
+  expect,
+  expectReceivingFrom,
+  mediaFigures,
+  peerConnectionsMade,
+  watchPeerConnections,
+} from './call-helpers';
 import { RELAY_BASE_URL } from './relay-server';
+
+// Every wait below polls with call-helpers' generous deadline (a busy machine), so the tests get room for them.
+test.describe.configure({ timeout: CALL_TEST_TIMEOUT_MS });
 
 const contexts: BrowserContext[] = [];
 // Every person's browser closes with their test: a call left open would keep using the machine.
@@ -74,13 +87,13 @@ test('the meeting connection drops and comes back: the call goes on with picture
   const made = await peerConnectionsMade(anna);
   expect(await dropMeetingSocket(anna)).toBe(1);
   // Anna's tab connects again with a fresh ticket (a new peer connection); the SFU replaces her old one.
-  await expect.poll(() => peerConnectionsMade(anna), { timeout: 15_000 }).toBe(made + 1);
-  await expect.poll(async () => (await mediaFigures(anna)).framesDecoded.length, { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => peerConnectionsMade(anna)).toBe(made + 1);
+  await expect.poll(async () => (await mediaFigures(anna)).framesDecoded.length).toBe(1);
   await expectReceivingFrom(anna, 1);
   // Boris receives Anna again: his decoded frames keep growing after her return.
   const decoded = async () => (await mediaFigures(meeting)).framesDecoded.reduce((sum, frames) => sum + frames, 0);
   const afterReturn = await decoded();
-  await expect.poll(decoded, { timeout: 15_000 }).toBeGreaterThan(afterReturn + 10);
+  await expect.poll(decoded).toBeGreaterThan(afterReturn + 10);
   await expect(callWindow(anna, 'Boris').getByText('2 participants')).toBeVisible();
   await expect(callWindow(meeting, 'Anna').getByText('2 participants')).toBeVisible();
   await callWindow(anna, 'Boris').getByRole('button', { name: 'Hang up' }).click();

@@ -1,6 +1,6 @@
 import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift';
 import type { TestServer } from './server.js';
-import { SocketProbe } from './client.js';
+import { SocketProbe, WAIT_MS, waitFor } from './client.js';
 import { closePeer } from '../../src/media/werift-engine.js';
 
 /**
@@ -33,14 +33,10 @@ export class MeetClient {
         });
       });
     });
-    socket.socket.on('message', (raw) => {
-      const frame = JSON.parse(String(raw)) as { event: string; data: string };
-      const data = frame.data ? JSON.parse(frame.data) : null;
-      // In order, like the browser client: an offer is answered before the candidates that follow it are added.
-      this.chain = this.chain.then(() => this.handle(frame.event, data)).catch((error) => {
-        this.errors.push(error as Error);
-      });
-    });
+    // The server's first frames (participants, the offer, candidates) can arrive in the same read as the upgrade's
+    // answer, before this constructor runs: the probe has recorded them, so they are handled first, then the rest.
+    for (const frame of socket.frames) this.enqueue(frame);
+    socket.socket.on('message', (raw) => this.enqueue(JSON.parse(String(raw))));
   }
 
   static async join(server: TestServer, chatId: number, token: string): Promise<MeetClient> {
@@ -68,16 +64,23 @@ export class MeetClient {
     }, 20);
   }
 
-  /** Resolves once the peer connection with the SFU is up. */
-  async connected(): Promise<void> {
-    if (this.pc.connectionState === 'connected') return;
-    await this.pc.connectionStateChange.watch((state) => state === 'connected');
+  /** Resolves once the peer connection with the SFU is up; fails after `timeoutMs`. */
+  async connected(timeoutMs = 2 * WAIT_MS): Promise<void> {
+    await waitFor(() => this.pc.connectionState === 'connected', 'the peer connection with the SFU', timeoutMs);
   }
 
   async close(): Promise<void> {
     clearInterval(this.sending);
     this.socket.close();
     await closePeer(this.pc);
+  }
+
+  /** In order, like the browser client: an offer is answered before the candidates that follow it are added. */
+  private enqueue(frame: { event: string; data: string }): void {
+    const data = frame.data ? JSON.parse(frame.data) : null;
+    this.chain = this.chain.then(() => this.handle(frame.event, data)).catch((error) => {
+      this.errors.push(error as Error);
+    });
   }
 
   private async handle(event: string, data: any): Promise<void> {
