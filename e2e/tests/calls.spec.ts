@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from './test';
 import { addContact, newPhone, openChatWith, signUpInBrowser } from './fixtures';
 import { acceptIncoming, callWindow, dropMeetingSocket, expectReceivingFrom, mediaFigures, peerConnectionsMade, watchPeerConnections } from './call-helpers';
 import { RELAY_BASE_URL } from './relay-server';
