@@ -2,7 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { mockFetch } from '@messenger/shared/testing';
-import { tokenStorage, useAuthStore } from '@messenger/shared';
+import { tokenStorage, useAuthStore, useSettingsStore } from '@messenger/shared';
 import { initI18n } from '../i18n';
 import { LoginPage } from './LoginPage';
 import { useLoginStore } from './useLoginStore';
@@ -115,4 +115,16 @@ test('"Start over" goes back to the phone and forgets what was typed', async () 
   expect(screen.getByLabelText('Password')).toHaveValue('');
   await user.click(screen.getByRole('button', { name: 'Start over' }));
   expect(screen.getByLabelText('Phone number')).toHaveValue('');
+});
+
+test('a visitor who reads no English picks their language on the sign-in page, and it is kept', async () => {
+  const user = userEvent.setup();
+  renderLogin();
+  await user.selectOptions(screen.getByLabelText('Language'), 'de');
+  expect(await screen.findByRole('heading', { name: 'Bei Messenger anmelden' })).toBeInTheDocument();
+  expect(screen.getByLabelText('Telefonnummer')).toBeInTheDocument();
+  expect(useSettingsStore.getState().language).toBe('de');
+  expect(document.documentElement.lang).toBe('de');
+  await user.selectOptions(screen.getByLabelText('Sprache'), 'en');
+  expect(await screen.findByRole('heading', { name: 'Sign in to Messenger' })).toBeInTheDocument();
 });
