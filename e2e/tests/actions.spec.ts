@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { addContact, messageAction, messageRow, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
 
 test('reply, forward and delete', async ({ browser }) => {

@@ -1,4 +1,4 @@
-import { test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { test, type Browser, type BrowserContext, type Page } from './test';
 import { addContact, newPhone, openChatWith, signUpInBrowser } from './fixtures';
 import {
   CALL_TEST_TIMEOUT_MS,

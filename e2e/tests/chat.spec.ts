@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { newPhone, signUpInBrowser } from './fixtures';
 
 test('two people sign in, become contacts and chat live; a reload keeps them signed in', async ({ browser }) => {

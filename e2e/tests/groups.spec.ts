@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { STAFF_PHONE, addContact, newPhone, send, signUpAdminInBrowser, signUpInBrowser } from './fixtures';
 
 test('a group of three: created, renamed, a member added and one removed', async ({ browser }) => {

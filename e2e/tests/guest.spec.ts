@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { codeFor, newPhone, send, signUpInBrowser } from './fixtures';
 
 test('a visitor with an invite link chats as a guest, then signs in with a phone and keeps the chat', async ({ browser }) => {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { signUpInBrowser } from './fixtures';
 
 test('switching the language translates the shell and the remotes, and is remembered', async ({ page }) => {

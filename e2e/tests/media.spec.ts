@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './test';
 import { addContact, makePng, newPhone, openChatWith, signUpInBrowser } from './fixtures';
 
 const PNG = makePng(24, 16);

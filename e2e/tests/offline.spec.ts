@@ -1,4 +1,4 @@
-import { expect, test, type WebSocketRoute } from '@playwright/test';
+import { expect, test, type WebSocketRoute } from './test';
 import { addContact, messageRow, newPhone, openChatWith, signUpInBrowser } from './fixtures';
 
 test('a message written while offline waits, survives a reload, and is delivered once when the connection returns', async ({ browser }) => {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { signUpInBrowser } from './fixtures';
 
 test('a remote whose files are unreachable shows a fallback in its place while the rest works', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { expect, test, type WebSocketRoute } from '@playwright/test';
+import { expect, test, type WebSocketRoute } from './test';
 import { newPhone, signUpInBrowser } from './fixtures';
 
 test('a dropped live connection resumes: every message sent meanwhile arrives once, in order, without a reload', async ({ browser }) => {

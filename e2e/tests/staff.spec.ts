@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { ADMIN_PHONE, THIRD_ADMIN_PHONE, codeFor, newPhone, send, signInStaff, signUpAdminInBrowser, signUpInBrowser } from './fixtures';
 
 test('admin and manager: a manager is added, signs in with passwords, runs a secret chat; the admin oversees it', async ({ browser }) => {

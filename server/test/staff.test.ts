@@ -791,7 +791,9 @@ describe('admin chat views and files', () => {
     assert.ok(root.body.entries.some((entry: any) => entry.name === year && entry.type === 'dir' && entry.path === year));
     const folder = await request(server, 'GET', `/file/tree?path=${year}/${month}`, { token: admin.token });
     const entry = folder.body.entries.find((item: any) => item.name === name);
-    assert.deepEqual(entry, { name, path: file.path, type: 'file', size: file.size, mime: 'image/png', owner_id: member.id });
+    // The storage name is generated; the admin sees the name the file was uploaded with.
+    assert.notEqual(name, file.name);
+    assert.deepEqual(entry, { name, path: file.path, type: 'file', size: file.size, mime: 'image/png', owner_id: member.id, original_name: file.name });
     assert.equal((await request(server, 'GET', `/file/tree?path=${year}/`, { token: admin.token })).body.path, year);
 
     // A link inside the root that leads outside it is neither listed nor followed.

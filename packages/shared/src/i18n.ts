@@ -26,6 +26,18 @@ export function addTranslations(namespace: string, resources: Record<Language, o
 }
 
 /**
+ * "Too many attempts, try again in …" with the wait in words a person reads at a glance: seconds under a minute,
+ * else whole minutes (rounded up) under two hours, else hours, each with its language's plural forms.
+ */
+export function tooManyRequestsText(seconds: number): string {
+  const wait = Math.max(1, Math.ceil(seconds));
+  if (wait < 60) return i18n.t('common:errors.tooManyRequestsSeconds', { count: wait });
+  const minutes = Math.ceil(wait / 60);
+  if (minutes < 120) return i18n.t('common:errors.tooManyRequestsMinutes', { count: minutes });
+  return i18n.t('common:errors.tooManyRequestsHours', { count: Math.ceil(minutes / 60) });
+}
+
+/**
  * The text to show for a failure: a spec §8 server string or a well-known error code in the person's language,
  * else the server's own message, else the given fallback key.
  */
@@ -34,7 +46,7 @@ export function errorText(error: unknown, fallbackKey: string): string {
     if (error.isNetworkError) return i18n.t('common:errors.network');
     const key = SERVER_STRING_KEYS[error.message] ?? ERROR_CODE_KEYS[error.code];
     if (key) return i18n.t(`common:${key}`);
-    if (error.status === 429) return i18n.t('common:errors.tooManyRequests', { seconds: error.retryAfterSeconds ?? 60 });
+    if (error.status === 429) return tooManyRequestsText(error.retryAfterSeconds ?? 60);
     if (error.message) return error.message;
   }
   return i18n.t(fallbackKey);

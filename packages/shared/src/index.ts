@@ -58,3 +58,4 @@ export { acquireMicrophone, acquireCallMedia, acquireCamera, acquireScreen, rele
 export { useTemporaryLoginStore, unlessGuest } from './stores/temporary-login';
 export { TemporaryLoginModal } from './ui/TemporaryLoginModal';
 export { Icon, type IconName } from './ui/Icon';
+export { LanguageSelect, LANGUAGE_NAMES } from './ui/LanguageSelect';

@@ -6,15 +6,25 @@ import { useLoginStore } from './useLoginStore';
 import { loginErrorText } from './login-errors';
 import { pathAfterSignIn, takeInviteCode } from './invite-code';
 
-/** Seconds left until `at`, ticking once a second. */
+const secondsUntil = (at: number) => Math.max(0, Math.ceil((at - Date.now()) / 1000));
+
+/**
+ * Seconds left until `at`, ticking once a second. A new `at` (a resend) starts from the clock as it is now: the
+ * last tick of the previous countdown may be minutes old, which once showed "432 s" for a 60 s wait.
+ */
 function useCountdown(at: number): number {
-  const [now, setNow] = useState(() => Date.now());
+  const [countdown, setCountdown] = useState(() => ({ at, left: secondsUntil(at) }));
+  if (countdown.at !== at) setCountdown({ at, left: secondsUntil(at) });
   useEffect(() => {
-    if (at <= now) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
+    if (secondsUntil(at) === 0) return;
+    const timer = setInterval(() => {
+      const left = secondsUntil(at);
+      setCountdown({ at, left });
+      if (left === 0) clearInterval(timer);
+    }, 1000);
     return () => clearInterval(timer);
-  }, [at, now]);
-  return Math.max(0, Math.ceil((at - now) / 1000));
+  }, [at]);
+  return countdown.at === at ? countdown.left : secondsUntil(at);
 }
 
 /** Step 2: the 6-digit code (typed or pasted), a resend after 60 s, or back to another number. */

@@ -1,8 +1,8 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { mockFetch } from '@messenger/shared/testing';
-import { tokenStorage, useAuthStore } from '@messenger/shared';
+import { tokenStorage, useAuthStore, useSettingsStore } from '@messenger/shared';
 import { initI18n } from '../i18n';
 import { LoginPage } from './LoginPage';
 import { useLoginStore } from './useLoginStore';
@@ -115,4 +115,42 @@ test('"Start over" goes back to the phone and forgets what was typed', async () 
   expect(screen.getByLabelText('Password')).toHaveValue('');
   await user.click(screen.getByRole('button', { name: 'Start over' }));
   expect(screen.getByLabelText('Phone number')).toHaveValue('');
+});
+
+test('a visitor who reads no English picks their language on the sign-in page, and it is kept', async () => {
+  const user = userEvent.setup();
+  renderLogin();
+  await user.selectOptions(screen.getByLabelText('Language'), 'de');
+  expect(await screen.findByRole('heading', { name: 'Bei Messenger anmelden' })).toBeInTheDocument();
+  expect(screen.getByLabelText('Telefonnummer')).toBeInTheDocument();
+  expect(useSettingsStore.getState().language).toBe('de');
+  expect(document.documentElement.lang).toBe('de');
+  await user.selectOptions(screen.getByLabelText('Sprache'), 'en');
+  expect(await screen.findByRole('heading', { name: 'Sign in to Messenger' })).toBeInTheDocument();
+});
+
+test('the resend countdown is the spec’s 60 s every time, however long the person waited before resending', async () => {
+  jest.useFakeTimers();
+  try {
+    const user = userEvent.setup({ advanceTimers: (ms) => jest.advanceTimersByTime(ms) });
+    const sendCode = mockFetch({ 'POST /api/auth/send-code': { body: { is_manager: false, resend_after: 60 } } });
+    renderLogin();
+    await user.type(screen.getByLabelText('Phone number'), '+4915112345678');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('button', { name: 'Send the code again in 60 s' })).toBeDisabled();
+
+    act(() => jest.advanceTimersByTime(60_000));
+    const resend = screen.getByRole('button', { name: 'Send the code again' });
+    expect(resend).toBeEnabled();
+    // The person reads their messages for a few minutes before asking again.
+    act(() => jest.advanceTimersByTime(372_000));
+    await user.click(resend);
+    expect(await screen.findByText('A new code is on its way.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Send the code again in \d+ s$/ })).toHaveAccessibleName('Send the code again in 60 s');
+    act(() => jest.advanceTimersByTime(1_000));
+    expect(screen.getByRole('button', { name: /^Send the code again in \d+ s$/ })).toHaveAccessibleName('Send the code again in 59 s');
+    expect(sendCode).toHaveBeenCalledTimes(2);
+  } finally {
+    jest.useRealTimers();
+  }
 });

@@ -1,6 +1,6 @@
 import { Navigate, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { useAuthStore } from '@messenger/shared';
+import { LanguageSelect, useAuthStore } from '@messenger/shared';
 import { useLoginStore } from './useLoginStore';
 import { PhoneStep } from './PhoneStep';
 import { CodeStep } from './CodeStep';
@@ -28,6 +28,7 @@ export function LoginPage() {
         {step === 'password' && <PasswordStep extra={false} />}
         {step === 'extra' && <PasswordStep extra />}
         {step === 'profile' && <ProfileStep />}
+        <LanguageSelect label={t('login.language')} className="ui-field shell-login-language" />
       </div>
     </main>
   );

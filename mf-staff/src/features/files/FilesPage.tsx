@@ -94,9 +94,17 @@ export function FilesPage() {
                       <Icon name="folder" /> {entry.name}
                     </button>
                   ) : (
-                    <button type="button" className="ui-link-button" onClick={() => void download(entry)} aria-label={t('files.download', { name: entry.name })}>
-                      {entry.name}
-                    </button>
+                    <>
+                      <button
+                        type="button"
+                        className="ui-link-button"
+                        onClick={() => void download(entry)}
+                        aria-label={t('files.download', { name: entry.original_name ?? entry.name })}
+                      >
+                        {entry.original_name ?? entry.name}
+                      </button>
+                      {entry.original_name && entry.original_name !== entry.name && <span className="staff-file-stored">{entry.name}</span>}
+                    </>
                   )}
                 </th>
                 <td>{entry.type === 'file' ? size(entry.size, i18n.language) : ''}</td>

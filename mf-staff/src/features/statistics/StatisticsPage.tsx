@@ -103,7 +103,13 @@ export function StatisticsPage() {
           </section>
           <section className="staff-card" aria-labelledby="trend-title">
             <h2 id="trend-title">{t('statistics.trend')}</h2>
-            <TrendChart dates={dates} series={trend} label={t('statistics.trendLabel', { count: days })} />
+            <TrendChart
+              dates={dates}
+              series={trend}
+              label={t('statistics.trendLabel', { count: days })}
+              language={language}
+              dateLabel={t('statistics.date')}
+            />
             <details>
               <summary>{t('statistics.asTable')}</summary>
               <table className="staff-table">
@@ -122,7 +128,7 @@ export function StatisticsPage() {
                     <tr key={date}>
                       <th scope="row">{new Intl.DateTimeFormat(language, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`))}</th>
                       {trend.map((line) => (
-                        <td key={line.label}>{line.values[index]}</td>
+                        <td key={line.label}>{number.format(line.values[index] ?? 0)}</td>
                       ))}
                     </tr>
                   ))}

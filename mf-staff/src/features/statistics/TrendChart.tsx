@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { chartOptions } from './chart-options';
 
 export interface TrendSeries {
   label: string;
@@ -9,12 +10,16 @@ export interface TrendSeries {
   color: string;
 }
 
-interface TrendChartProps {
+export interface TrendChartProps {
   /** Day starts, as ISO dates (YYYY-MM-DD). */
   dates: string[];
   series: TrendSeries[];
   /** What the chart shows, for people who cannot see it (the table below carries the numbers). */
   label: string;
+  /** The interface language: dates and numbers on the axes and in the legend follow it. */
+  language: string;
+  /** The legend's name for the x values (the day). */
+  dateLabel: string;
   height?: number;
 }
 
@@ -25,24 +30,17 @@ function cssColor(value: string, element: Element): string {
 }
 
 /** A small line chart of daily figures (uPlot: a few tens of kilobytes, canvas, fast). */
-export function TrendChart({ dates, series, label, height = 240 }: TrendChartProps) {
+export function TrendChart({ dates, series, label, language, dateLabel, height = 240 }: TrendChartProps) {
   const container = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const muted = cssColor('var(--color-text-muted)', element);
-    const grid = cssColor('var(--color-border)', element);
-    const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
     const plot = new uPlot(
       {
         width: Math.max(280, element.clientWidth),
         height,
-        scales: { x: { time: true } },
-        axes: [axis, { ...axis, values: (_u, ticks) => ticks.map((tick) => (Number.isInteger(tick) ? String(tick) : '')) }],
-        series: [{}, ...series.map((line) => ({ label: line.label, stroke: cssColor(line.color, element), width: 2, points: { show: dates.length <= 31 } }))],
-        legend: { show: true },
-        cursor: { drag: { x: false, y: false } },
+        ...chartOptions({ language, dateLabel, series, dates, colour: (value) => cssColor(value, element) }),
       },
       [dates.map((date) => Date.parse(`${date}T00:00:00Z`) / 1000), ...series.map((line) => line.values)],
       element,
@@ -53,7 +51,7 @@ export function TrendChart({ dates, series, label, height = 240 }: TrendChartPro
       resize.disconnect();
       plot.destroy();
     };
-  }, [dates, series, height]);
+  }, [dates, series, height, language, dateLabel]);
 
   return <div ref={container} className="staff-chart" role="img" aria-label={label} />;
 }

@@ -211,6 +211,8 @@ export interface FileTreeEntry {
   size: number;
   mime?: string;
   owner_id?: number;
+  /** A file's name when it was uploaded; `name` is the generated storage name. */
+  original_name?: string;
 }
 
 export interface JwtInfo {

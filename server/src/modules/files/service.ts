@@ -42,6 +42,8 @@ const TREE_LIMIT = 2000;
 export interface TreeEntry extends StorageEntry {
   mime?: string;
   owner_id?: number;
+  /** The name the file had when it was uploaded (the storage name is generated). */
+  original_name?: string;
 }
 
 export interface ServedFile {
@@ -117,8 +119,8 @@ export class FilesService {
   }
 
   /**
-   * `GET /file/tree?path=` (role ≥ 2): one folder of the storage, '' being the root. Files carry their type and
-   * uploader from the files table when it knows them. Anything outside the root is 400.
+   * `GET /file/tree?path=` (role ≥ 2): one folder of the storage, '' being the root. Files carry their original
+   * name, type and uploader from the files table when it knows them. Anything outside the root is 400.
    */
   async tree(userId: number, folder: string): Promise<{ path: string; entries: TreeEntry[]; truncated: boolean }> {
     await loadAdmin(this.services.db, userId);
@@ -136,8 +138,8 @@ export class FilesService {
     const files = shown.filter((entry) => entry.type === 'file').map((entry) => entry.path);
     const known = new Map(
       (
-        await this.services.db.query<{ path: string; mime: string; owner_id: number }>(
-          'SELECT path, mime, owner_id FROM files WHERE path = ANY($1::text[])',
+        await this.services.db.query<{ path: string; mime: string; owner_id: number; original_name: string }>(
+          'SELECT path, mime, owner_id, original_name FROM files WHERE path = ANY($1::text[])',
           [files],
         )
       ).map((row) => [row.path, row]),
@@ -146,7 +148,7 @@ export class FilesService {
       path: normalised,
       entries: shown.map((entry) => {
         const row = known.get(entry.path);
-        return { ...entry, ...(row ? { mime: row.mime, owner_id: row.owner_id } : {}) };
+        return { ...entry, ...(row ? { mime: row.mime, owner_id: row.owner_id, original_name: row.original_name } : {}) };
       }),
       truncated: entries.length > shown.length,
     };

@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { securityHeaders } from './security-headers.js';
 
 /** Files that name the current build; they must be revalidated on every load. Everything else is content-hashed. */
 const ENTRY_FILES = /(^|\/)(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|remotes\.json)$/;
 
 function cacheHeaders(reply: FastifyReply, path: string): void {
   reply.header('Cache-Control', ENTRY_FILES.test(path) ? 'no-cache' : 'public, max-age=31536000, immutable');
-  reply.header('X-Content-Type-Options', 'nosniff');
 }
 
 /**
@@ -19,6 +19,13 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
   const { clientRoot, remotes } = app.services.config;
   const shellDist = join(clientRoot, 'shell', 'dist');
   const hasShell = existsSync(join(shellDist, 'index.html'));
+  const headers = securityHeaders(remotes);
+
+  // The shell's page, every script and file of the client, and the pages' fallback: CSP, no framing, referrer.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    for (const [name, value] of Object.entries(headers)) if (!reply.hasHeader(name)) reply.header(name, value);
+    return payload;
+  });
 
   app.get('/remotes.json', { config: { public: true } }, async (_request, reply) => {
     reply.header('Cache-Control', 'no-cache');

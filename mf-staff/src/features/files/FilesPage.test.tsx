@@ -1,0 +1,28 @@
+import { render, screen } from '@testing-library/react';
+import { initTestI18n, mockFetch } from '@messenger/shared/testing';
+import '../../i18n';
+import { FilesPage } from './FilesPage';
+
+beforeAll(async () => {
+  await initTestI18n();
+});
+
+test('files are listed by the name they were uploaded with, the storage name beside it', async () => {
+  mockFetch({
+    'GET /api/file/tree': {
+      body: {
+        path: '2026/03',
+        truncated: false,
+        entries: [
+          { name: 'f3a9c1d2e4b5a6978812.png', path: '2026/03/f3a9c1d2e4b5a6978812.png', type: 'file', size: 2048, mime: 'image/png', owner_id: 4, original_name: 'Holiday photo.png' },
+          { name: '0b1c2d3e4f5a6b7c8d9e.webm', path: '2026/03/0b1c2d3e4f5a6b7c8d9e.webm', type: 'file', size: 512, mime: 'audio/webm' },
+        ],
+      },
+    },
+  });
+  render(<FilesPage />);
+  expect(await screen.findByRole('button', { name: 'Open Holiday photo.png' })).toHaveTextContent('Holiday photo.png');
+  expect(screen.getByText('f3a9c1d2e4b5a6978812.png')).toBeInTheDocument();
+  // A file the table does not know (e.g. one put there by hand) keeps its storage name.
+  expect(screen.getByRole('button', { name: 'Open 0b1c2d3e4f5a6b7c8d9e.webm' })).toBeInTheDocument();
+});
