@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { Contact } from '../model/types';
 import { contactsApi, type AddContactInput } from '../api/endpoints';
+import { useAuthStore } from './auth';
 
 export interface ContactsState {
   contacts: Contact[];
@@ -22,6 +23,11 @@ export const useContactsStore = create<ContactsState>((set, get) => ({
   contacts: [],
   loaded: false,
   load: async () => {
+    // Guests have no contacts and are refused the route (docs/api.md): nothing to ask.
+    if (useAuthStore.getState().user?.temporary) {
+      set({ contacts: [], loaded: true });
+      return;
+    }
     const contacts = await contactsApi.list();
     set({ contacts: sorted(contacts), loaded: true });
   },
