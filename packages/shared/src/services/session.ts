@@ -40,6 +40,8 @@ function dispatch(event: FlowEvent): void {
     const { chat_id, message_id } = (event as FlowEvent<'message-deleted'>).additional_info;
     // Admins keep deleted messages in view (spec §4).
     if (me.role < Role.admin) useMessagesStore.getState().remove(chat_id, message_id);
+    // A toast never keeps showing what was deleted.
+    useNotificationsStore.getState().dismissMessage(message_id);
   }
   if (event.event_type === 'call' || event.event_type === 'hang') {
     // The call's message shows in the chat; once the call is over it carries the outcome (`hang`).
