@@ -115,7 +115,12 @@ export const useChatsStore = create<ChatsState>((set, get) => {
         const { chat_id, last_message } = (event as FlowEvent<'message-deleted'>).additional_info;
         const chat = get().chats.find((candidate) => candidate.id === chat_id);
         if (!chat) return;
-        get().patch(chat_id, { last_message, last_message_at: last_message?.created_at ?? chat.last_message_at });
+        // Spec §4: the preview becomes the latest message left, or "Message deleted" when none is.
+        get().patch(chat_id, {
+          last_message,
+          last_message_at: last_message?.created_at ?? chat.last_message_at,
+          last_message_deleted: last_message === null,
+        });
         // Whether it was unread for me only the server knows exactly; ask it rather than guess.
         if (chat.unread_messages > 0) {
           void chatsApi
