@@ -42,7 +42,7 @@ export function useLiveNotifications(): void {
         const chat = chats.find((candidate) => candidate.id === message.chat_id);
         if (chat && !chat.notifications) return;
         const contacts = useContactsStore.getState().contacts;
-        const sender = displayName(contacts.find((contact) => contact.id === user.id), user);
+        const sender = displayName(contacts.find((contact) => contact.id === user.id), useUsersStore.getState().profiles[user.id], user);
         const group = chat && chat.chat_type === 'group' ? chatDisplay(chat, me.id, contacts, useUsersStore.getState().profiles).name : undefined;
         notify({
           kind: 'message',
@@ -57,7 +57,12 @@ export function useLiveNotifications(): void {
       } else if (event.event_type === 'chat-created') {
         const { chat_id, user } = (event as FlowEvent<'chat-created'>).additional_info;
         if (user.id === me.id || chatOpen(chat_id)) return;
-        notify({ kind: 'message', text: i18n.t('shell:notifications.newChat', { name: displayName(user) }), chat: { id: chat_id } });
+        const name = displayName(
+          useContactsStore.getState().contacts.find((contact) => contact.id === user.id),
+          useUsersStore.getState().profiles[user.id],
+          user,
+        );
+        notify({ kind: 'message', text: i18n.t('shell:notifications.newChat', { name }), chat: { id: chat_id } });
       } else if (event.event_type === 'message-deleted') {
         // The in-app toast goes in the session's dispatch; the system notification goes here.
         const { message_id } = (event as FlowEvent<'message-deleted'>).additional_info;

@@ -86,3 +86,11 @@ test('deleting the only message of a chat makes its preview "Message deleted", n
   expect(rows[0]).not.toHaveTextContent('only one');
   expect(rows[1]).toHaveTextContent('No messages yet');
 });
+
+test('someone without a name or username is listed by the phone the viewer may see, not as "?"', () => {
+  useUsersStore.setState({ profiles: { 4: { id: 4, name: '', username: null, avatar: null, role: 0, deleted: false, phone: '+4915112345678' } } });
+  useChatsStore.setState({ loaded: true, chats: [chat(12, 4, '2026-05-01T10:00:00Z')] });
+  render(<ChatList />, { wrapper: MemoryRouter });
+  expect(screen.getByRole('link')).toHaveTextContent('+49 1511 2345678');
+  expect(screen.getByRole('link')).not.toHaveTextContent('?');
+});

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { Contact } from '../model/types';
 import { contactsApi, type AddContactInput } from '../api/endpoints';
 import { useAuthStore } from './auth';
+import { displayName } from '../rules/display-name';
 
 export interface ContactsState {
   contacts: Contact[];
@@ -15,7 +16,7 @@ export interface ContactsState {
 }
 
 function sorted(contacts: Contact[]): Contact[] {
-  const name = (contact: Contact) => (contact.alias_name || contact.name || contact.username || '').toLocaleLowerCase();
+  const name = (contact: Contact) => displayName(contact).toLocaleLowerCase();
   return [...contacts].sort((a, b) => name(a).localeCompare(name(b)) || a.id - b.id);
 }
 
