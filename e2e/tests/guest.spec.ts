@@ -10,6 +10,11 @@ test('a visitor with an invite link chats as a guest, then signs in with a phone
 
   // A stranger opens the link: a guest account with the chat with Anna, at once.
   const guest = await (await browser.newContext()).newPage();
+  // The app never asks for what guests are refused (docs/api.md): contacts, chat creation, join, find, staff.
+  const refused: string[] = [];
+  guest.on('response', (response) => {
+    if (response.status() === 403) refused.push(`${response.request().method()} ${new URL(response.url()).pathname}`);
+  });
   await guest.goto(new URL(link).pathname);
   await expect(guest.getByRole('heading', { name: 'Anna' })).toBeVisible();
   await send(guest, 'Hello from a guest');
@@ -21,6 +26,15 @@ test('a visitor with an invite link chats as a guest, then signs in with a phone
   const modal = guest.getByRole('dialog', { name: 'Sign in with your phone' });
   await expect(modal).toBeVisible();
   await modal.getByRole('button', { name: 'Close' }).click();
+  await guest.getByRole('tab', { name: 'Chats' }).click();
+  await guest.getByRole('button', { name: 'New contact' }).click();
+  await expect(modal).toBeVisible();
+  await modal.getByRole('button', { name: 'Close' }).click();
+  // A reload starts the session again: still nothing refused.
+  await guest.reload();
+  await expect(guest.getByRole('heading', { name: 'Anna' })).toBeVisible();
+  await expect(guest.getByRole('log', { name: 'Messages' }).getByText('Hello from a guest')).toBeVisible();
+  expect(refused).toEqual([]);
   await guest.getByRole('tab', { name: 'Chats' }).click();
   await guest.getByRole('button', { name: 'New contact' }).click();
   await expect(modal).toBeVisible();

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from './helpers/server.js';
-import { privateChat, randomPhone, request, sendText, signUp } from './helpers/client.js';
+import { nextEvent, openFlow, privateChat, randomPhone, request, sendText, signUp } from './helpers/client.js';
 import { makeStaff } from './helpers/staff.js';
 
 describe('contacts', () => {
@@ -143,6 +143,35 @@ describe('private chats', () => {
     assert.equal(tooBig.status, 400);
     const notANumber = await request(server, 'GET', `/chat/history?chat_id=abc`, { token: boris.token });
     assert.equal(notANumber.status, 400);
+  });
+
+  it('marks read up to the message the reader saw, leaving later ones unread, and tells their other tabs the count', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    const sent = [];
+    for (let i = 1; i <= 5; i += 1) sent.push(await sendText(server, anna, chatId, `m${i}`));
+    const flow = await openFlow(server, boris);
+    try {
+      const read = await request(server, 'PUT', `/chat/read?chat_id=${chatId}&message_id=${sent[2].message.id}`, { token: boris.token });
+      assert.equal(read.status, 200);
+      assert.deepEqual(read.body, { chat_id: chatId, unread_messages: 2 });
+      const event = await nextEvent(flow, (candidate) => candidate.event_type === 'chat-read');
+      assert.deepEqual(event.additional_info, { chat_id: chatId, unread_messages: 2 });
+      assert.equal((await request(server, 'GET', `/chat/unread-count/${chatId}`, { token: boris.token })).body.unread_messages, 2);
+      // An older mark never moves the read mark back.
+      const older = await request(server, 'PUT', `/chat/read?chat_id=${chatId}&message_id=${sent[0].message.id}`, { token: boris.token });
+      assert.equal(older.body.unread_messages, 2);
+      // A mark past the newest message reads everything there is, nothing more.
+      await request(server, 'PUT', `/chat/read?chat_id=${chatId}&message_id=${sent[4].message.id + 1000}`, { token: boris.token });
+      assert.equal((await request(server, 'GET', `/chat/unread-count/${chatId}`, { token: boris.token })).body.unread_messages, 0);
+      await sendText(server, anna, chatId, 'later');
+      assert.equal((await request(server, 'GET', `/chat/unread-count/${chatId}`, { token: boris.token })).body.unread_messages, 1);
+      const eve = await signUp(server);
+      assert.equal((await request(server, 'PUT', `/chat/read?chat_id=${chatId}&message_id=${sent[0].message.id}`, { token: eve.token })).status, 404);
+    } finally {
+      flow.close();
+    }
   });
 
   it('refuses another person’s chat on every route, as if it did not exist', async () => {

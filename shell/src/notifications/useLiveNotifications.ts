@@ -42,7 +42,7 @@ export function useLiveNotifications(): void {
         const chat = chats.find((candidate) => candidate.id === message.chat_id);
         if (chat && !chat.notifications) return;
         const contacts = useContactsStore.getState().contacts;
-        const sender = displayName(contacts.find((contact) => contact.id === user.id), user);
+        const sender = displayName(contacts.find((contact) => contact.id === user.id), useUsersStore.getState().profiles[user.id], user);
         const group = chat && chat.chat_type === 'group' ? chatDisplay(chat, me.id, contacts, useUsersStore.getState().profiles).name : undefined;
         notify({
           kind: 'message',
@@ -52,11 +52,22 @@ export function useLiveNotifications(): void {
           // "Private" notifications never show what was written.
           text: me.private_notifications || !message.text ? i18n.t('shell:notifications.newMessage') : message.text,
           chat: { id: message.chat_id },
+          messageId: message.id,
         });
       } else if (event.event_type === 'chat-created') {
         const { chat_id, user } = (event as FlowEvent<'chat-created'>).additional_info;
         if (user.id === me.id || chatOpen(chat_id)) return;
-        notify({ kind: 'message', text: i18n.t('shell:notifications.newChat', { name: displayName(user) }), chat: { id: chat_id } });
+        const name = displayName(
+          useContactsStore.getState().contacts.find((contact) => contact.id === user.id),
+          useUsersStore.getState().profiles[user.id],
+          user,
+        );
+        notify({ kind: 'message', text: i18n.t('shell:notifications.newChat', { name }), chat: { id: chat_id } });
+      } else if (event.event_type === 'message-deleted') {
+        // The in-app toast goes in the session's dispatch; the system notification goes here.
+        const { message_id } = (event as FlowEvent<'message-deleted'>).additional_info;
+        desktopNotifications.get(message_id)?.close();
+        desktopNotifications.delete(message_id);
       } else if (event.event_type === 'contact-joined') {
         const { contact } = (event as FlowEvent<'contact-joined'>).additional_info;
         notify({ kind: 'info', text: i18n.t('shell:notifications.contactJoined', { name: displayName(contact) }) });
@@ -66,11 +77,22 @@ export function useLiveNotifications(): void {
   }, [navigate]);
 }
 
+/** System notifications still showing, by the message they show (closed when it is deleted). */
+const desktopNotifications = new Map<number, Notification>();
+
 /** While the tab is hidden, a system notification too (if the person allowed it in their profile). */
-function showDesktopNotification(item: { text: string; sender?: string; group?: string; chat?: { id: number } }, navigate: (path: string) => void): void {
+function showDesktopNotification(
+  item: { text: string; sender?: string; group?: string; chat?: { id: number }; messageId?: number },
+  navigate: (path: string) => void,
+): void {
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
   const title = [item.sender, item.group].filter(Boolean).join(' · ') || i18n.t('shell:appName');
   const notification = new Notification(title, { body: item.text, tag: item.chat ? `chat-${item.chat.id}` : undefined });
+  const messageId = item.messageId;
+  if (messageId !== undefined) {
+    desktopNotifications.set(messageId, notification);
+    notification.onclose = () => desktopNotifications.delete(messageId);
+  }
   notification.onclick = () => {
     window.focus();
     if (item.chat) navigate(`/${item.chat.id}`);

@@ -74,3 +74,23 @@ test('renders names as text, never as markup', () => {
   expect(container.querySelector('img[src="x"]')).toBeNull();
   expect(screen.getByText('<img src=x onerror=alert(1)>')).toBeInTheDocument();
 });
+
+test('deleting the only message of a chat makes its preview "Message deleted", not "No messages yet" (spec §4)', () => {
+  useChatsStore.setState({ loaded: true, snapshotSeq: 0, chats: [chat(10, 2, '2026-05-01T10:00:00Z', 1, 'only one'), chat(11, 3, null)] });
+  render(<ChatList />, { wrapper: MemoryRouter });
+  act(() =>
+    useChatsStore.getState().applyEvent({ seq: 1, event_type: 'message-deleted', additional_info: { chat_id: 10, message_id: 100, last_message: null } }, 1),
+  );
+  const rows = screen.getAllByRole('link');
+  expect(rows[0]).toHaveTextContent('Message deleted');
+  expect(rows[0]).not.toHaveTextContent('only one');
+  expect(rows[1]).toHaveTextContent('No messages yet');
+});
+
+test('someone without a name or username is listed by the phone the viewer may see, not as "?"', () => {
+  useUsersStore.setState({ profiles: { 4: { id: 4, name: '', username: null, avatar: null, role: 0, deleted: false, phone: '+4915112345678' } } });
+  useChatsStore.setState({ loaded: true, chats: [chat(12, 4, '2026-05-01T10:00:00Z')] });
+  render(<ChatList />, { wrapper: MemoryRouter });
+  expect(screen.getByRole('link')).toHaveTextContent('+49 1511 2345678');
+  expect(screen.getByRole('link')).not.toHaveTextContent('?');
+});

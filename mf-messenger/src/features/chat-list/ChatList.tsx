@@ -27,7 +27,13 @@ function ChatRow({ row }: { row: ChatRowModel }) {
   const me = useAuthStore((state) => state.user?.id);
   const { chat, name, avatar } = row;
   const last = chat.last_message;
-  const preview = last ? (last.sender_id === me ? t('chats.you', { text: messagePreview(last) }) : messagePreview(last)) : t('chats.noMessages');
+  const preview = last
+    ? last.sender_id === me
+      ? t('chats.you', { text: messagePreview(last) })
+      : messagePreview(last)
+    : chat.last_message_deleted
+      ? t('chat.deletedMessage')
+      : t('chats.noMessages');
   return (
     <NavLink to={`/${chat.id}`} className="msg-row">
       <Avatar name={name} path={avatar} group={chat.chat_type === 'group'} />

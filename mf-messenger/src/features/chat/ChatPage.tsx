@@ -6,6 +6,8 @@ import { ChatHeader } from './ChatHeader';
 import { MessageList } from './MessageList';
 import { Composer } from './Composer';
 import { ChatSearch } from './ChatSearch';
+import { DeleteMessageDialog } from './DeleteMessageDialog';
+import { useChatUiStore } from './chatUiStore';
 import { useUploadsStore } from './uploadsStore';
 import { GroupPanel } from '../groups/GroupPanel';
 import { PersonPanel } from '../people/PersonPanel';
@@ -35,6 +37,7 @@ export function ChatPage({ chatId }: { chatId: number }) {
     useChatsStore.getState().setActive(chatId);
     return () => {
       if (useChatsStore.getState().activeChatId === chatId) useChatsStore.getState().setActive(null);
+      useChatUiStore.getState().askDelete(null);
     };
   }, [chatId]);
 
@@ -129,6 +132,7 @@ export function ChatPage({ chatId }: { chatId: number }) {
             />
           )}
           <MessageList chat={chat} highlight={searching ? query : undefined} />
+          <DeleteMessageDialog chat={chat} />
           {observer ? (
             <p className="msg-observer-note" role="note">
               {t('chat.observer')}

@@ -1,12 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  ConfirmDialog,
   Icon,
   Role,
-  chatsApi,
   discardUnsent,
-  errorText,
   retrySend,
   useAuthStore,
   useNotificationsStore,
@@ -41,7 +38,6 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
   const me = useAuthStore((state) => state.user);
   const setReplyTo = useChatUiStore((state) => state.setReplyTo);
   const [forwarding, setForwarding] = useState(false);
-  const [confirmDelete, setConfirmDelete] = useState(false);
   const menuId = useId();
   const menu = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
@@ -73,15 +69,6 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
     } catch (error) {
       const text = error instanceof Error && error.message ? error.message : t('chat.copyFailed');
       useNotificationsStore.getState().push({ kind: 'error', text });
-    }
-  };
-
-  const remove = async () => {
-    setConfirmDelete(false);
-    try {
-      await chatsApi.deleteMessage(message.id, chat.last_message?.id === message.id);
-    } catch (error) {
-      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:chat.deleteFailed') });
     }
   };
 
@@ -132,20 +119,10 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
           {sent && message.file && <SaveAsLink path={message.file.path} name={message.file.name} asMenuItem onDone={onClose} />}
           {message.state === 'failed' && item(t('chat.retry'), () => retrySend(message))}
           {!sent && item(t('chat.discard'), () => discardUnsent(message))}
-          {sent && canDelete(message, chat, me) && item(t('chat.delete'), () => setConfirmDelete(true))}
+          {sent && canDelete(message, chat, me) && item(t('chat.delete'), () => useChatUiStore.getState().askDelete(message))}
         </div>
       )}
       {forwarding && <ForwardDialog message={message} authorName={senderName} onClose={() => setForwarding(false)} />}
-      {confirmDelete && (
-        <ConfirmDialog
-          title={t('chat.deleteTitle')}
-          subtitle={t('chat.deleteSubtitle')}
-          approveLabel={t('chat.delete')}
-          danger
-          onApprove={() => void remove()}
-          onCancel={() => setConfirmDelete(false)}
-        />
-      )}
     </>
   );
 }

@@ -7,13 +7,22 @@ export interface ChatUiState {
   replyTo: Record<number, ChatMessage | undefined>;
   /** A message id the list should scroll to and highlight (reply quote click, search). */
   focus: { chatId: number; messageId: number; nonce: number } | null;
+  /**
+   * The message whose deletion waits for confirmation. Kept here, not in the message's row: a virtualized row
+   * unmounts when it leaves the rendered range (the list follows a new message, the person scrolls), and a
+   * confirmation living in it vanished with it.
+   */
+  deleting: ChatMessage | null;
   setReplyTo(chatId: number, message: ChatMessage | undefined): void;
   focusMessage(chatId: number, messageId: number): void;
+  askDelete(message: ChatMessage | null): void;
 }
 
 export const useChatUiStore = create<ChatUiState>((set) => ({
   replyTo: {},
   focus: null,
+  deleting: null,
   setReplyTo: (chatId, message) => set((state) => ({ replyTo: { ...state.replyTo, [chatId]: message } })),
   focusMessage: (chatId, messageId) => set({ focus: { chatId, messageId, nonce: Date.now() } }),
+  askDelete: (message) => set({ deleting: message }),
 }));

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { chatsApi, errorText, useAuthStore, useChatsStore, useNotificationsStore } from '@messenger/shared';
+import { chatsApi, errorText, unlessGuest, useAuthStore, useChatsStore, useNotificationsStore } from '@messenger/shared';
 
 /**
  * Opens the private chat with a person, creating it on first use (spec §4), and goes to it. A chat already in
@@ -16,6 +16,11 @@ export function useOpenPrivateChat(): (userId: number) => Promise<void> {
         .chats.find((chat) => chat.chat_type === 'private' && chat.participants.includes(userId) && chat.participants.every((id) => id === userId || id === me?.id));
       if (existing) {
         navigate(`/${existing.id}`);
+        return;
+      }
+      // Guests may not create chats (docs/api.md): they are offered to sign in instead of being refused.
+      if (me?.temporary) {
+        unlessGuest(true, () => undefined);
         return;
       }
       try {

@@ -8,6 +8,7 @@ import {
   displayName,
   errorText,
   formatPhone,
+  unlessGuest,
   useAuthStore,
   useContactsStore,
   useNotificationsStore,
@@ -27,6 +28,7 @@ export function PersonPanel({ chat, onClose }: { chat: Chat; onClose: () => void
   const { t } = useTranslation('messenger');
   const me = useAuthStore((state) => state.user?.id ?? 0);
   const myRole = useAuthStore((state) => state.user?.role);
+  const guest = useAuthStore((state) => state.user?.temporary ?? false);
   const peerId = chat.participants.find((id) => id !== me) ?? null;
   const profile = useUsersStore((state) => (peerId === null ? undefined : state.profiles[peerId]));
   const contact = useContactsStore((state) => state.contacts.find((candidate) => candidate.id === peerId));
@@ -111,7 +113,7 @@ export function PersonPanel({ chat, onClose }: { chat: Chat; onClose: () => void
           ) : (
             (profile?.username || phone) && (
               <div className="msg-panel-section">
-                <button type="button" className="ui-button" onClick={() => setAdding(true)}>
+                <button type="button" className="ui-button" onClick={() => unlessGuest(guest, () => setAdding(true))}>
                   {t('contacts.add', { name })}
                 </button>
               </div>

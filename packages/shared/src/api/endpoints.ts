@@ -86,7 +86,9 @@ export const chatsApi = {
       page_size: options.pageSize,
       before_id: options.beforeId,
     }),
-  markRead: (chatId: number) => api.put<{ chat_id: number; unread_messages: number }>('/chat/read', undefined, { chat_id: chatId }),
+  /** Marks a chat read up to `upTo` (the newest message the person has seen; later ones stay unread), else all of it. */
+  markRead: (chatId: number, upTo?: number) =>
+    api.put<{ chat_id: number; unread_messages: number }>('/chat/read', undefined, { chat_id: chatId, message_id: upTo }),
   unreadCount: (chatId: number) => api.get<{ chat_id: number; unread_messages: number }>(`/chat/unread-count/${chatId}`),
   createGroup: (input: { name: string; participants: number[]; avatar?: string | null; isSecret?: boolean }) =>
     api

@@ -19,6 +19,8 @@ export interface FlowEventMap {
   call: { chat_id: number; call_id: number; message_id: number; room_id: string; chat_type: 'private' | 'group'; user: PublicUser; message: Message };
   /** A call of one of my chats ended. */
   hang: { chat_id: number; call_id: number; room_id: string; reason: 'ended' | 'missed' | 'rejected' | 'busy'; message?: Message };
+  /** Someone I see changed their name, username or picture (or I did, in another tab): their profile as I may see it. */
+  'user-updated': { user: PublicUser };
   /** The person I called declined. */
   'call-rejected': { chat_id: number; call_id: number; user: PublicUser };
 }

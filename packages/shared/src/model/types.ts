@@ -117,6 +117,8 @@ export interface Chat {
   last_message_at: string | null;
   unread_messages: number;
   notifications: boolean;
+  /** Client-side only: the latest message was just deleted and none is left — the preview says so (spec §4). */
+  last_message_deleted?: boolean;
 }
 
 export interface ChatMetadata {

@@ -20,6 +20,13 @@ describe('display name (spec §3)', () => {
   it('looks across sources field by field', () => {
     expect(displayName({ alias_name: '' }, { name: 'From profile' })).toBe('From profile');
   });
+
+  it('shows the phone the viewer may see before giving up with ?', () => {
+    expect(displayName({ name: '', username: null, phone: '+4915112345678' })).toBe('+49 1511 2345678');
+    expect(displayName({ alias_name: null }, { name: null, phone: '+4915112345678' }, { chat_name: '' })).toBe('+49 1511 2345678');
+    expect(displayName({ username: 'rob', phone: '+4915112345678' })).toBe('rob');
+    expect(displayName({ phone: null, chat_name: 'Team' })).toBe('Team');
+  });
 });
 
 describe('avatar placeholder', () => {
@@ -88,7 +95,7 @@ describe('phone rules (spec §5)', () => {
     expect(formatPhoneAsYouType('+4915112345678', 'US')).toBe('+49 1511 2345678');
     expect(formatPhoneAsYouType('2015550123', 'US')).toBe('(201) 555-0123');
     expect(toE164('2015550123', 'US')).toBe('+12015550123');
-    expect(toE164('+49 151 12345678', 'US')).toBe('+4915112345678');
+    expect(toE164('+49 1511 2345678', 'US')).toBe('+4915112345678');
     expect(toE164('12345', 'US')).toBeNull();
     expect(toE164('1', 'US')).toBeNull();
   });

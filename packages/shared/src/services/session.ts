@@ -13,6 +13,7 @@ import { useContactsStore } from '../stores/contacts';
 import { useMessagesStore } from '../stores/messages';
 import { useNotificationsStore } from '../stores/notifications';
 import { useUsersStore } from '../stores/users';
+import { applyUserUpdated } from '../stores/profile-updates';
 import { ServerStrings } from '../rules/server-strings';
 import { chatSocket, createFlowClient } from './sockets';
 import { restoreOutbox } from './messaging';
@@ -40,6 +41,8 @@ function dispatch(event: FlowEvent): void {
     const { chat_id, message_id } = (event as FlowEvent<'message-deleted'>).additional_info;
     // Admins keep deleted messages in view (spec §4).
     if (me.role < Role.admin) useMessagesStore.getState().remove(chat_id, message_id);
+    // A toast never keeps showing what was deleted.
+    useNotificationsStore.getState().dismissMessage(message_id);
   }
   if (event.event_type === 'call' || event.event_type === 'hang') {
     // The call's message shows in the chat; once the call is over it carries the outcome (`hang`).
@@ -53,6 +56,7 @@ function dispatch(event: FlowEvent): void {
   if (event.event_type === 'call' || event.event_type === 'hang' || event.event_type === 'call-rejected') {
     useCallStore.getState().applyEvent(event, me.id);
   }
+  if (event.event_type === 'user-updated') applyUserUpdated((event as FlowEvent<'user-updated'>).additional_info.user);
   if (event.event_type === 'contact-joined') {
     useContactsStore.getState().upsert((event as FlowEvent<'contact-joined'>).additional_info.contact);
   }

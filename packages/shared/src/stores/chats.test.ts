@@ -2,6 +2,7 @@ import { useChatsStore } from './chats';
 import { useMessagesStore } from './messages';
 import type { Chat, ChatMessage, Message } from '../model/types';
 import type { FlowEvent } from '../model/events';
+import { chatsApi } from '../api/endpoints';
 
 function message(id: number, chatId: number, senderId: number, extra: Partial<Message> = {}): Message {
   return {
@@ -51,7 +52,8 @@ beforeEach(() => {
   useChatsStore.setState({ chats: [chat(1), chat(2, { last_message_at: '2026-01-02T00:00:00.000Z' })], loaded: true, snapshotSeq: 10, activeChatId: null });
 });
 
-test('a message moves its chat to the top and counts as unread unless it is mine or the chat is open', () => {
+test('a message moves its chat to the top and counts as unread unless it is mine — in the open chat too, until it is marked read', async () => {
+  const markRead = jest.spyOn(chatsApi, 'markRead').mockResolvedValue({ chat_id: 1, unread_messages: 0 });
   const store = useChatsStore.getState();
   store.applyEvent(event(11, 'text', { chat_id: 1, message_id: 5, message: message(5, 1, 2, { created_at: '2026-02-01T00:00:00.000Z' }), user: { id: 2 } as never }), 1);
   expect(useChatsStore.getState().chats.map((c) => [c.id, c.unread_messages])).toEqual([
@@ -59,9 +61,25 @@ test('a message moves its chat to the top and counts as unread unless it is mine
     [2, 0],
   ]);
   store.applyEvent(event(12, 'text', { chat_id: 1, message_id: 6, message: message(6, 1, 1, { created_at: '2026-02-02T00:00:00.000Z' }), user: { id: 1 } as never }), 1);
+  await store.markRead(1);
+  expect(markRead).toHaveBeenLastCalledWith(1, 6);
   useChatsStore.getState().setActive(1);
+  // The open chat's message is unread until someone who shows it marks it read, so the server hears of it.
   store.applyEvent(event(13, 'text', { chat_id: 1, message_id: 7, message: message(7, 1, 2, { created_at: '2026-02-03T00:00:00.000Z' }), user: { id: 2 } as never }), 1);
   expect(useChatsStore.getState().chats[0]).toMatchObject({ id: 1, unread_messages: 1, last_message: { id: 7 } });
+  await store.markRead(1);
+  expect(markRead).toHaveBeenLastCalledWith(1, 7);
+  expect(useChatsStore.getState().chats[0]).toMatchObject({ id: 1, unread_messages: 0 });
+  // Nothing unread: nothing to tell.
+  await store.markRead(1);
+  expect(markRead).toHaveBeenCalledTimes(2);
+  markRead.mockRestore();
+});
+
+test('chat-read sets what is left unread after the read mark', () => {
+  useChatsStore.getState().patch(1, { unread_messages: 4 });
+  useChatsStore.getState().applyEvent(event(11, 'chat-read', { chat_id: 1, unread_messages: 1 }), 1);
+  expect(useChatsStore.getState().chats.find((c) => c.id === 1)!.unread_messages).toBe(1);
 });
 
 test('events already reflected in the loaded list are ignored', () => {

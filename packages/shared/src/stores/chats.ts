@@ -16,7 +16,10 @@ export interface ChatsState {
   load(): Promise<number>;
   applyEvent(event: FlowEvent, myId: number): void;
   setActive(chatId: number | null): void;
-  /** Marks a chat read on the server, then here. */
+  /**
+   * The person has seen the chat up to its newest message: clears its unread count here and tells the server up
+   * to which message (later ones stay unread there). The count here mirrors the server's, so 0 means nothing to say.
+   */
   markRead(chatId: number): Promise<void>;
   upsert(chat: Chat): void;
   /** A message of ours was stored: it is now the chat's latest. */
@@ -88,7 +91,9 @@ export const useChatsStore = create<ChatsState>((set, get) => {
         return;
       }
       if (event.event_type === 'chat-read') {
-        get().patch((event as FlowEvent<'chat-read'>).additional_info.chat_id, { unread_messages: 0 });
+        // What is left unread after a read mark (0, or messages that came after what was seen) — in log order.
+        const { chat_id, unread_messages } = (event as FlowEvent<'chat-read'>).additional_info;
+        get().patch(chat_id, { unread_messages });
         return;
       }
       if (event.event_type === 'invited-to-chat' || event.event_type === 'chat-updated') {
@@ -110,7 +115,12 @@ export const useChatsStore = create<ChatsState>((set, get) => {
         const { chat_id, last_message } = (event as FlowEvent<'message-deleted'>).additional_info;
         const chat = get().chats.find((candidate) => candidate.id === chat_id);
         if (!chat) return;
-        get().patch(chat_id, { last_message, last_message_at: last_message?.created_at ?? chat.last_message_at });
+        // Spec §4: the preview becomes the latest message left, or "Message deleted" when none is.
+        get().patch(chat_id, {
+          last_message,
+          last_message_at: last_message?.created_at ?? chat.last_message_at,
+          last_message_deleted: last_message === null,
+        });
         // Whether it was unread for me only the server knows exactly; ask it rather than guess.
         if (chat.unread_messages > 0) {
           void chatsApi
@@ -129,8 +139,9 @@ export const useChatsStore = create<ChatsState>((set, get) => {
           void fetchChat(message.chat_id);
           return;
         }
-        // Unread counts what others wrote; the open chat is read as it arrives (the server is told separately).
-        const unread = message.sender_id !== myId && get().activeChatId !== message.chat_id ? 1 : 0;
+        // Unread counts what others wrote, exactly as the server does — the open chat too: whoever shows it to the
+        // person (a visible chat page) marks it read, which tells the server; a hidden tab leaves it unread.
+        const unread = message.sender_id !== myId ? 1 : 0;
         set((state) => ({
           chats: sortChats(state.chats.map((chat) => (chat.id === message.chat_id ? withMessage(chat, message, unread) : chat))),
         }));
@@ -139,9 +150,9 @@ export const useChatsStore = create<ChatsState>((set, get) => {
     setActive: (chatId) => set({ activeChatId: chatId }),
     markRead: async (chatId) => {
       const chat = get().chats.find((candidate) => candidate.id === chatId);
-      if (chat && chat.unread_messages === 0) return;
+      if (!chat || chat.unread_messages === 0) return;
       set((state) => ({ chats: state.chats.map((candidate) => (candidate.id === chatId ? { ...candidate, unread_messages: 0 } : candidate)) }));
-      await chatsApi.markRead(chatId);
+      await chatsApi.markRead(chatId, chat.last_message?.id);
     },
     upsert: (chat) => set((state) => ({ chats: sortChats([...state.chats.filter((known) => known.id !== chat.id), chat]) })),
     noteOwnMessage: (message) =>

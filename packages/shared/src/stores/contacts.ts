@@ -1,6 +1,8 @@
 import { create } from 'zustand';
 import type { Contact } from '../model/types';
 import { contactsApi, type AddContactInput } from '../api/endpoints';
+import { useAuthStore } from './auth';
+import { displayName } from '../rules/display-name';
 
 export interface ContactsState {
   contacts: Contact[];
@@ -14,7 +16,7 @@ export interface ContactsState {
 }
 
 function sorted(contacts: Contact[]): Contact[] {
-  const name = (contact: Contact) => (contact.alias_name || contact.name || contact.username || '').toLocaleLowerCase();
+  const name = (contact: Contact) => displayName(contact).toLocaleLowerCase();
   return [...contacts].sort((a, b) => name(a).localeCompare(name(b)) || a.id - b.id);
 }
 
@@ -22,6 +24,11 @@ export const useContactsStore = create<ContactsState>((set, get) => ({
   contacts: [],
   loaded: false,
   load: async () => {
+    // Guests have no contacts and are refused the route (docs/api.md): nothing to ask.
+    if (useAuthStore.getState().user?.temporary) {
+      set({ contacts: [], loaded: true });
+      return;
+    }
     const contacts = await contactsApi.list();
     set({ contacts: sorted(contacts), loaded: true });
   },

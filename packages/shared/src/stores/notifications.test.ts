@@ -20,4 +20,12 @@ describe('notifications centre', () => {
     jest.advanceTimersByTime(7000);
     expect(useNotificationsStore.getState().items).toEqual([]);
   });
+
+  it('drops the toasts of a message that was deleted, and only those', () => {
+    useNotificationsStore.getState().push({ kind: 'message', text: 'secret', messageId: 7, chat: { id: 1 } });
+    useNotificationsStore.getState().push({ kind: 'message', text: 'other', messageId: 8, chat: { id: 1 } });
+    useNotificationsStore.getState().push({ kind: 'success', text: 'toast' });
+    useNotificationsStore.getState().dismissMessage(7);
+    expect(useNotificationsStore.getState().items.map((item) => item.text)).toEqual(['other', 'toast']);
+  });
 });

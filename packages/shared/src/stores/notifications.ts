@@ -15,12 +15,16 @@ export interface NotificationItem {
   group?: string;
   avatar?: string | null;
   chat?: { id: number };
+  /** For message toasts: the message shown, so the toast goes when the message is deleted. */
+  messageId?: number;
 }
 
 export interface NotificationsState {
   items: NotificationItem[];
   push(item: Omit<NotificationItem, 'id'>, dismissAfterMs?: number): number;
   dismiss(id: number): void;
+  /** A message was deleted: its toasts go with it (they must not keep showing its text). */
+  dismissMessage(messageId: number): void;
   clear(): void;
 }
 
@@ -55,6 +59,9 @@ export const useNotificationsStore = create<NotificationsState>((set, get) => ({
     clearTimeout(timers.get(id));
     timers.delete(id);
     set((state) => ({ items: state.items.filter((item) => item.id !== id) }));
+  },
+  dismissMessage: (messageId) => {
+    for (const item of get().items) if (item.messageId === messageId) get().dismiss(item.id);
   },
   clear: () => {
     for (const timer of timers.values()) clearTimeout(timer);

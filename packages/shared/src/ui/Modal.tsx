@@ -19,20 +19,26 @@ export function Modal({ title, onClose, children, closeIcon = true }: ModalProps
   const { t } = useTranslation('common');
   const titleId = useId();
   const dialog = useRef<HTMLDivElement>(null);
+  // The latest onClose, so a parent's re-render (a new inline callback) does not re-run the effect below — that
+  // moved focus back to the first button, and away from wherever the person was, on every render.
+  const closeRef = useRef(onClose);
+  useEffect(() => {
+    closeRef.current = onClose;
+  }, [onClose]);
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     const first = dialog.current?.querySelector<HTMLElement>('input, select, textarea, button:not([data-close])');
     (first ?? dialog.current)?.focus();
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
+      if (event.key === 'Escape') closeRef.current();
     };
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
       previous?.focus?.();
     };
-  }, [onClose]);
+  }, []);
 
   return (
     <div

@@ -5,7 +5,6 @@ import { ChatsService } from './service.js';
 import { GroupsService } from './groups.js';
 import {
   ChatIdParams,
-  ChatIdQuery,
   CreateChatBody,
   EditChatBody,
   FindChatsQuery,
@@ -14,6 +13,7 @@ import {
   JoinChatBody,
   ManageParticipantsBody,
   NotificationsBody,
+  ReadQuery,
   SearchQuery,
 } from './schemas.js';
 
@@ -72,8 +72,8 @@ export async function chatsRoutes(app: App): Promise<void> {
     chats.search(caller(request).id, request.query.chat_id, request.query.query),
   );
 
-  app.put('/chat/read', { schema: { querystring: ChatIdQuery } }, async (request) =>
-    chats.markRead(caller(request).id, request.query.chat_id),
+  app.put('/chat/read', { schema: { querystring: ReadQuery } }, async (request) =>
+    chats.markRead(caller(request).id, request.query.chat_id, request.query.message_id),
   );
 
   app.get('/chat/unread-count/:id', { schema: { params: ChatIdParams } }, async (request) =>

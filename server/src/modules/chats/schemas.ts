@@ -62,6 +62,9 @@ export const SearchQuery = Type.Object({ chat_id: Id, query: Type.String({ maxLe
 export const ChatIdParams = Type.Object({ id: Id });
 export const ChatIdQuery = Type.Object({ chat_id: Id });
 
+/** `PUT /chat/read`: `message_id`, when given, is the newest message the reader has seen; later ones stay unread. */
+export const ReadQuery = Type.Object({ chat_id: Id, message_id: Type.Optional(Id) });
+
 export const HistoryQuery = Type.Object({
   chat_id: Id,
   page_size: Type.Optional(Int({ minimum: 1, maximum: 100, default: 50 })),

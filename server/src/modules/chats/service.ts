@@ -183,25 +183,47 @@ export class ChatsService {
     return { message_ids: rows.map((row) => row.id) };
   }
 
-  /** Marks everything in the chat read for the caller; their other tabs hear of it through `chat-read`. */
-  async markRead(userId: number, chatId: number): Promise<{ chat_id: number; unread_messages: number }> {
-    await this.services.db.transaction(async (tx) => {
+  /**
+   * Marks the chat read for the caller — everything, or (with `upTo`) up to the newest message they have seen, so
+   * messages that arrived after stay unread. Their other tabs hear of it through `chat-read` with the count left.
+   */
+  async markRead(userId: number, chatId: number, upTo?: number): Promise<{ chat_id: number; unread_messages: number }> {
+    return this.services.db.transaction(async (tx) => {
+      if (upTo !== undefined) {
+        // Waits for a send in progress in this chat, so the recount below sees its message (locks: chats first).
+        await tx.query('SELECT 1 FROM chats WHERE id = $1 FOR SHARE', [chatId]);
+      }
       const [changed] = await tx.query<{ unread_count: number }>(
-        `UPDATE chat_members m SET unread_count = 0,
-                last_read_message_id = greatest(m.last_read_message_id, coalesce(c.last_message_id, 0))
-           FROM chats c
-          WHERE c.id = m.chat_id AND m.chat_id = $1 AND m.user_id = $2
-            AND (m.unread_count > 0 OR m.last_read_message_id < coalesce(c.last_message_id, 0))
-          RETURNING m.unread_count`,
-        [chatId, userId],
+        upTo === undefined
+          ? `UPDATE chat_members m SET unread_count = 0,
+                    last_read_message_id = greatest(m.last_read_message_id, coalesce(c.last_message_id, 0))
+               FROM chats c
+              WHERE c.id = m.chat_id AND m.chat_id = $1 AND m.user_id = $2
+                AND (m.unread_count > 0 OR m.last_read_message_id < coalesce(c.last_message_id, 0))
+              RETURNING m.unread_count`
+          : `UPDATE chat_members m SET last_read_message_id = mark.id,
+                    unread_count = (SELECT count(*)::int FROM messages x
+                                     WHERE x.chat_id = m.chat_id AND x.deleted_at IS NULL AND x.sender_id <> m.user_id
+                                       AND x.id > mark.id)
+               FROM (SELECT greatest(m0.last_read_message_id, least(coalesce(c.last_message_id, 0), $3::bigint)) AS id
+                       FROM chat_members m0 JOIN chats c ON c.id = m0.chat_id
+                      WHERE m0.chat_id = $1 AND m0.user_id = $2) mark
+              WHERE m.chat_id = $1 AND m.user_id = $2
+                AND (m.last_read_message_id < mark.id OR m.unread_count > 0)
+              RETURNING m.unread_count`,
+        upTo === undefined ? [chatId, userId] : [chatId, userId, upTo],
       );
       if (changed) {
-        await this.services.events.append(tx, [userId], 'chat-read', { chat_id: chatId, unread_messages: 0 });
-      } else {
-        await requireMembership(tx, userId, chatId);
+        await this.services.events.append(tx, [userId], 'chat-read', { chat_id: chatId, unread_messages: changed.unread_count });
+        return { chat_id: chatId, unread_messages: changed.unread_count };
       }
+      await requireMembership(tx, userId, chatId);
+      const [row] = await tx.query<{ unread_count: number }>('SELECT unread_count FROM chat_members WHERE chat_id = $1 AND user_id = $2', [
+        chatId,
+        userId,
+      ]);
+      return { chat_id: chatId, unread_messages: row?.unread_count ?? 0 };
     });
-    return { chat_id: chatId, unread_messages: 0 };
   }
 
   async unreadCount(userId: number, chatId: number): Promise<{ chat_id: number; unread_messages: number }> {

@@ -4,6 +4,7 @@ import { toE164 } from '../auth/phone.js';
 import { endSessions } from '../auth/sessions.js';
 import { requireOwnImage } from '../files/access.js';
 import { findUserById, publicProfiles } from './repository.js';
+import { withProfileEvents } from './profile-events.js';
 import { loadActor, loadAdmin, requireBelow } from './actor.js';
 import { type MeView, type PublicUserView, type UserRow, toMe, userColumns } from './model.js';
 
@@ -56,7 +57,11 @@ export class UsersService {
     }
     if (sets.length === 0) return toMe(current, origin);
     try {
-      const [row] = await db.query<UserRow>(`UPDATE users SET ${sets.join(', ')} WHERE id = $1 RETURNING ${userColumns()}`, params);
+      // Name, username and picture are seen by others: they hear of the change live (user-updated).
+      const seenByOthers = changesProfile || input.avatar !== undefined;
+      const [row] = await withProfileEvents(db, this.services.events, userId, seenByOthers, (tx) =>
+        tx.query<UserRow>(`UPDATE users SET ${sets.join(', ')} WHERE id = $1 RETURNING ${userColumns()}`, params),
+      );
       return toMe(row!, origin);
     } catch (error) {
       if ((error as { code?: string }).code === '23505') throw conflict('This username is already taken', 'username_taken');
