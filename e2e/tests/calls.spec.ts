@@ -100,6 +100,37 @@ test('the meeting connection drops and comes back: the call goes on with picture
   await expect(callWindow(meeting, 'Anna')).toBeHidden();
 });
 
+test('one side is away longer than 5 s: the other sees "Reconnecting…" on their tile, and the call goes on when they return', async ({ browser }) => {
+  const { anna, boris } = await twoPeople(browser);
+  await anna.getByRole('button', { name: 'Call', exact: true }).click();
+  const meeting = await acceptIncoming(boris);
+  await expectReceivingFrom(meeting, 1);
+  const borisWindow = callWindow(meeting, 'Anna');
+  const annaTile = borisWindow.getByRole('listitem').filter({ hasText: 'Anna' });
+
+  // Anna's network goes: her meeting socket drops and her tab cannot get a new ticket for a while.
+  await anna.route('**/meet/get-token*', (route) => route.abort('internetdisconnected'));
+  const made = await peerConnectionsMade(anna);
+  const droppedAt = Date.now();
+  expect(await dropMeetingSocket(anna)).toBe(1);
+  await expect(annaTile.getByRole('status')).toHaveText('Reconnecting…');
+  // Longer than the 5 s after which the call used to end: it is still there, Anna still shown as coming back.
+  await expect.poll(() => Date.now() - droppedAt).toBeGreaterThan(8000);
+  await expect(borisWindow).toBeVisible();
+  await expect(annaTile.getByRole('status')).toHaveText('Reconnecting…');
+  await expect(borisWindow.getByText('2 participants')).toBeVisible();
+
+  // The network is back: Anna's tab connects again into the same call, and Boris sees her again.
+  await anna.unroute('**/meet/get-token*');
+  await expect.poll(() => peerConnectionsMade(anna)).toBeGreaterThan(made);
+  await expect(annaTile.getByRole('status')).toHaveCount(0);
+  const decoded = async () => (await mediaFigures(meeting)).framesDecoded.reduce((sum, frames) => sum + frames, 0);
+  const back = await decoded();
+  await expect.poll(decoded).toBeGreaterThan(back + 10);
+  await callWindow(anna, 'Boris').getByRole('button', { name: 'Hang up' }).click();
+  await expect(borisWindow).toBeHidden();
+});
+
 test('a declined call: the caller is told, and the call window closes', async ({ browser }) => {
   const { anna, boris } = await twoPeople(browser);
   await anna.getByRole('button', { name: 'Call', exact: true }).click();

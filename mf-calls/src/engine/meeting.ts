@@ -8,6 +8,8 @@ export interface MeetingHandlers {
   onTrack(streamId: string, track: MediaStreamTrack, stream: MediaStream): void;
   /** Who is in the room: user id → stream id. */
   onParticipants(participants: Map<number, string>): void;
+  /** Who dropped and may come back (user id → seconds the server still holds their place). */
+  onReconnecting(away: Map<number, number>): void;
   /** The server records this call: record my audio for the given call message. */
   onRecord(messageId: number): void;
   /** The socket dropped without the call ending: the session reconnects. */
@@ -17,6 +19,11 @@ export interface MeetingHandlers {
 }
 
 type Frame = { event: string; data: string };
+
+/** Closing on purpose (hang-up): the server takes me out of the call. */
+const LEAVE_CLOSE_CODE = 1000;
+/** Closing to connect again (a failed media path): the server holds my place, as for a drop. */
+const RECONNECT_CLOSE_CODE = 4000;
 
 /**
  * One connection to a call's room: the meeting socket (spec §7 frames `{event, data}`, data a JSON string) and
@@ -81,12 +88,15 @@ export class MeetingConnection {
     if (sender) await sender.replaceTrack(track);
   }
 
-  close(): void {
+  /** Closes this connection: `leaving` the call (hang-up), or only this connection, to connect again. */
+  close(leaving = true): void {
     if (this.closed) return;
     this.closed = true;
     this.stopTimers();
     this.socket.onclose = null;
-    if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) this.socket.close(1000);
+    if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) {
+      this.socket.close(leaving ? LEAVE_CLOSE_CODE : RECONNECT_CLOSE_CODE, leaving ? 'leave' : 'reconnect');
+    }
     this.pc.close();
   }
 
@@ -104,6 +114,11 @@ export class MeetingConnection {
       case 'participants': {
         const entries = Object.entries((data ?? {}) as Record<string, string>).map(([id, stream]) => [Number(id), stream] as const);
         this.handlers.onParticipants(new Map(entries.filter(([id]) => id !== this.myId)));
+        break;
+      }
+      case 'reconnecting': {
+        const entries = Object.entries((data ?? {}) as Record<string, number>).map(([id, seconds]) => [Number(id), Number(seconds)] as const);
+        this.handlers.onReconnecting(new Map(entries.filter(([id]) => id !== this.myId)));
         break;
       }
       case 'record_audio':
@@ -154,7 +169,7 @@ export class MeetingConnection {
   }
 
   private drop(): void {
-    this.close();
+    this.close(false);
     this.handlers.onDropped();
   }
 

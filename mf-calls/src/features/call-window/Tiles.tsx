@@ -35,7 +35,7 @@ export function RemoteTile({ remote }: { remote: RemoteParticipant }) {
   const { t } = useTranslation('calls');
   const videoRef = useStreamRef(remote.stream);
   const audioRef = useStreamRef(remote.stream);
-  const showVideo = remote.frameRate > 1 && hasVideo(remote.stream);
+  const showVideo = !remote.reconnecting && remote.frameRate > 1 && hasVideo(remote.stream);
   const speaking = remote.audioLevel >= SPEAKING_LEVEL;
   return (
     <li className={speaking ? 'calls-tile calls-speaking' : 'calls-tile'} data-testid={`calls-tile-${remote.userId}`}>
@@ -50,6 +50,11 @@ export function RemoteTile({ remote }: { remote: RemoteParticipant }) {
         {remote.name}
         {speaking && <span className="visually-hidden">, {t('window.speaking')}</span>}
       </span>
+      {remote.reconnecting && (
+        <span className="calls-tile-state" role="status">
+          {t('window.reconnecting')}
+        </span>
+      )}
       {/* A live call has no caption track to offer. */}
       {/* eslint-disable-next-line jsx-a11y/media-has-caption */}
       <audio ref={audioRef} autoPlay />

@@ -14,6 +14,8 @@ export interface RemoteParticipant {
   frameRate: number;
   /** Loudness 0–100 of their audio (for a speaking indicator). */
   audioLevel: number;
+  /** Their connection dropped and they are coming back: the tile shows their avatar and "Reconnecting…". */
+  reconnecting: boolean;
 }
 
 export interface CallViewState {

@@ -84,9 +84,10 @@ export async function meetSocketRoutes(app: App): Promise<void> {
         }).catch((error: unknown) => request.log.warn({ err: error }, 'meeting frame failed'));
       });
 
-      socket.on('close', () => {
+      // 1000 is a hang-up; any other code (a network drop, a reload, a browser reconnecting) holds the place.
+      socket.on('close', (code) => {
         clearInterval(ping);
-        void ready.then((connection) => (connection ? calls.disconnect(claims, connection) : undefined)).catch((error: unknown) =>
+        void ready.then((connection) => (connection ? calls.disconnect(claims, connection, code) : undefined)).catch((error: unknown) =>
           request.log.error({ err: error }, 'leaving the call failed'),
         );
       });
