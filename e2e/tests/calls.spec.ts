@@ -131,6 +131,35 @@ test('one side is away longer than 5 s: the other sees "Reconnecting…" on thei
   await expect(borisWindow).toBeHidden();
 });
 
+test("the camera off: the other side shows one's avatar steadily, not flicking to the blank picture; on again, the video", async ({ browser }) => {
+  const { anna, boris } = await twoPeople(browser);
+  await anna.getByRole('button', { name: 'Call', exact: true }).click();
+  const meeting = await acceptIncoming(boris);
+  await expectReceivingFrom(meeting, 1);
+  const annaTile = callWindow(meeting, 'Anna').getByRole('listitem').filter({ hasText: 'Anna' });
+  const picture = annaTile.locator('video');
+  await expect(picture).toBeVisible();
+
+  const camera = callWindow(anna, 'Boris').getByRole('button', { name: 'Camera' });
+  await camera.click();
+  await expect(camera).toHaveAttribute('aria-pressed', 'false');
+  await expect(picture).toBeHidden();
+  // The blank picture goes on at about 1 frame a second; the avatar must stay, every moment, for 12 s.
+  const shown: boolean[] = [];
+  const since = Date.now();
+  await expect
+    .poll(async () => {
+      shown.push(await picture.isVisible());
+      return Date.now() - since;
+    }, { intervals: [200] })
+    .toBeGreaterThan(12_000);
+  expect(shown.filter(Boolean)).toEqual([]);
+
+  await camera.click();
+  await expect(camera).toHaveAttribute('aria-pressed', 'true');
+  await expect(picture).toBeVisible();
+});
+
 test('a declined call: the caller is told, and the call window closes', async ({ browser }) => {
   const { anna, boris } = await twoPeople(browser);
   await anna.getByRole('button', { name: 'Call', exact: true }).click();

@@ -182,6 +182,29 @@ describe('calls', () => {
     annaFlow.close();
   });
 
+  it('camera off and on: the browser says so on the meeting socket, and everyone in the call is told', async () => {
+    const people = await Promise.all([1, 2, 3].map(() => signUp(server)));
+    const [anna, boris, carl] = people as [Person, Person, Person];
+    const chatId = await group(server, anna, [boris, carl]);
+    await call(server, anna, chatId);
+    const annaMeet = await join(server, anna, chatId);
+    const borisMeet = await join(server, boris, chatId);
+    const said = (meet: MeetClient, states: Record<string, boolean>) =>
+      meet.socket.until((frames) => frames.some((frame) => frame.event === 'video' && frame.data === JSON.stringify(states)));
+    annaMeet.socket.send({ event: 'video', data: JSON.stringify({ on: true }) });
+    await said(borisMeet, { [anna.id]: true });
+    annaMeet.socket.send({ event: 'video', data: JSON.stringify({ on: false }) });
+    await said(borisMeet, { [anna.id]: false });
+    await said(annaMeet, { [anna.id]: false });
+    // Someone who joins later learns it at once.
+    const carlMeet = await join(server, carl, chatId);
+    await said(carlMeet, { [anna.id]: false });
+    // A state that is no boolean is refused.
+    borisMeet.socket.send({ event: 'video', data: JSON.stringify({ on: 'yes' }) });
+    await borisMeet.socket.until((frames) => frames.some((frame) => frame.event === 'error'));
+    for (const meet of [annaMeet, borisMeet, carlMeet]) await meet.close();
+  });
+
   it('nobody answers within the ring time: the call is missed for everyone', async () => {
     const short = await startServer({ CALL_RING_SECONDS: String(SHORT_RING_SECONDS) });
     try {

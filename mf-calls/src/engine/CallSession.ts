@@ -22,6 +22,8 @@ export interface RemoteMedia {
   audioLevel: number;
   /** Their connection dropped; the server holds their place while they try to come back. */
   reconnecting: boolean;
+  /** They say their camera (and screen) is off: they send the blank picture. */
+  videoOff: boolean;
 }
 
 export interface SessionSnapshot {
@@ -76,6 +78,8 @@ export class CallSession {
   private away = new Set<number>();
   /** How long I keep trying to come back after a drop: the server's `reconnect_seconds`, from my last ticket. */
   private reconnectWindowMs: number | null = null;
+  /** Whose picture is on or off, as the others' browsers say (the server's `video`). */
+  private videoStates = new Map<number, boolean>();
   private readonly stats = new Map<number, { frameRate: number; audioLevel: number }>();
   private localAudioLevel = 0;
   private connectedAt: number | null = null;
@@ -130,6 +134,7 @@ export class CallSession {
         frameRate: this.stats.get(userId)?.frameRate ?? 0,
         audioLevel: this.stats.get(userId)?.audioLevel ?? 0,
         reconnecting: this.away.has(userId) && !this.participants.has(userId),
+        videoOff: this.videoStates.get(userId) === false,
       })),
       localStream: this.previewStream(),
       localAudioLevel: this.localAudioLevel,
@@ -242,13 +247,17 @@ export class CallSession {
       this.options.chatId,
       ticket,
       this.options.myId,
-      { audio: this.microphone?.getAudioTracks()[0] ?? null, video: this.currentVideo(), stream: this.outgoingStream },
+      { audio: this.microphone?.getAudioTracks()[0] ?? null, video: this.currentVideo(), stream: this.outgoingStream, videoOn: this.videoOn() },
       {
         onTrack: (streamId, _track, stream) => {
           this.streams.set(streamId, stream);
           this.emit();
         },
         onParticipants: (participants) => this.updateParticipants(participants),
+        onVideo: (states) => {
+          this.videoStates = states;
+          this.emit();
+        },
         onReconnecting: (away) => {
           this.away = new Set(away.keys());
           this.checkAlone();
@@ -332,8 +341,13 @@ export class CallSession {
     return this.screen ?? this.camera ?? this.blankVideo;
   }
 
+  /** Whether I send a picture (camera or screen) rather than the blank one. */
+  private videoOn(): boolean {
+    return this.screen !== null || this.camera !== null;
+  }
+
   private async sendVideo(): Promise<void> {
-    await this.connection?.replaceVideo(this.currentVideo());
+    await this.connection?.replaceVideo(this.currentVideo(), this.videoOn());
     this.emit();
   }
 

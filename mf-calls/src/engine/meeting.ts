@@ -10,6 +10,8 @@ export interface MeetingHandlers {
   onParticipants(participants: Map<number, string>): void;
   /** Who dropped and may come back (user id → seconds the server still holds their place). */
   onReconnecting(away: Map<number, number>): void;
+  /** Whose picture is on (camera or screen) and whose is off, as their browsers say (user id → on). */
+  onVideo(states: Map<number, boolean>): void;
   /** The server records this call: record my audio for the given call message. */
   onRecord(messageId: number): void;
   /** The socket dropped without the call ending: the session reconnects. */
@@ -43,7 +45,7 @@ export class MeetingConnection {
     chatId: number,
     ticket: MeetingTicket,
     private readonly myId: number,
-    private readonly outgoing: { audio: MediaStreamTrack | null; video: MediaStreamTrack | null; stream: MediaStream },
+    private readonly outgoing: { audio: MediaStreamTrack | null; video: MediaStreamTrack | null; stream: MediaStream; videoOn: boolean },
     private readonly handlers: MeetingHandlers,
   ) {
     this.pc = new RTCPeerConnection({
@@ -61,6 +63,7 @@ export class MeetingConnection {
     this.socket = new WebSocket(meetingSocketUrl(chatId, ticket.token));
     this.socket.onopen = () => {
       this.send('stream', { stream_id: outgoing.stream.id, user_id: myId });
+      this.send('video', { on: outgoing.videoOn });
       this.ping = setInterval(() => this.send('ping', {}), config.pingIntervalMs);
     };
     this.socket.onmessage = (message) => {
@@ -81,9 +84,16 @@ export class MeetingConnection {
     };
   }
 
-  /** Swaps the track on my video m-line (camera, screen or the blank picture) without renegotiating. */
-  async replaceVideo(track: MediaStreamTrack | null): Promise<void> {
+  /**
+   * Swaps the track on my video m-line (camera, screen or the blank picture) without renegotiating, and tells the
+   * others whether it is a picture (`on`) or the blank one: their tile shows my avatar exactly while it is off.
+   */
+  async replaceVideo(track: MediaStreamTrack | null, on: boolean): Promise<void> {
     this.outgoing.video = track;
+    if (this.outgoing.videoOn !== on) {
+      this.outgoing.videoOn = on;
+      this.send('video', { on });
+    }
     const sender = this.videoSender();
     if (sender) await sender.replaceTrack(track);
   }
@@ -119,6 +129,11 @@ export class MeetingConnection {
       case 'reconnecting': {
         const entries = Object.entries((data ?? {}) as Record<string, number>).map(([id, seconds]) => [Number(id), Number(seconds)] as const);
         this.handlers.onReconnecting(new Map(entries.filter(([id]) => id !== this.myId)));
+        break;
+      }
+      case 'video': {
+        const entries = Object.entries((data ?? {}) as Record<string, boolean>).map(([id, on]) => [Number(id), on === true] as const);
+        this.handlers.onVideo(new Map(entries.filter(([id]) => id !== this.myId)));
         break;
       }
       case 'record_audio':

@@ -79,6 +79,7 @@ export async function meetSocketRoutes(app: App): Promise<void> {
           if (frame.event === 'ping') send('pong', {});
           else if (frame.event === 'answer' && isDescription(data)) await connection.member.handle('answer', data);
           else if (frame.event === 'candidate' && data && typeof data === 'object') await connection.member.handle('candidate', data);
+          else if (frame.event === 'video' && isVideoState(data)) calls.setVideo(claims, connection, data.on);
           else if (frame.event === 'stream') return; // informational: stream ids are the server's (u<user id>)
           else send('error', { message: ServerStrings.cannotParse });
         }).catch((error: unknown) => request.log.warn({ err: error }, 'meeting frame failed'));
@@ -93,6 +94,10 @@ export async function meetSocketRoutes(app: App): Promise<void> {
       });
     },
   );
+}
+
+function isVideoState(data: unknown): data is { on: boolean } {
+  return Boolean(data && typeof data === 'object' && typeof (data as { on?: unknown }).on === 'boolean');
 }
 
 function isDescription(data: unknown): data is { type: 'answer'; sdp: string } {

@@ -41,6 +41,8 @@ export interface CallInfo {
 interface Connection {
   userId: number;
   member: RoomMember;
+  /** Whether the person sends a picture (camera or screen), as their browser says; unknown until it does. */
+  videoOn?: boolean;
   send: (event: string, data: unknown) => void;
   close: () => void;
 }
@@ -244,7 +246,28 @@ export class CallsService {
     const returned = this.clearAway(claims.callId, claims.userId);
     this.announceParticipants(claims.callId, claims.roomId);
     if (returned || this.away.get(claims.callId)?.size) this.announceAway(claims.callId);
+    send('video', this.videoStates(claims.callId));
     return connection;
+  }
+
+  /**
+   * A person's browser says whether it sends a picture (its camera or screen is on) or the blank one: everyone in
+   * the call learns it (`video`), so their tile shows the avatar exactly while the camera is off.
+   */
+  setVideo(claims: MeetClaims & { callId: number }, connection: Connection, on: boolean): void {
+    if (this.connections.get(claims.callId)?.get(claims.userId) !== connection || connection.videoOn === on) return;
+    connection.videoOn = on;
+    const states = this.videoStates(claims.callId);
+    for (const other of this.connections.get(claims.callId)?.values() ?? []) other.send('video', states);
+  }
+
+  /** `{"<user id>": true | false}` for everyone connected whose browser has said. */
+  private videoStates(callId: number): Record<string, boolean> {
+    const states: Record<string, boolean> = {};
+    for (const connection of this.connections.get(callId)?.values() ?? []) {
+      if (connection.videoOn !== undefined) states[connection.userId] = connection.videoOn;
+    }
+    return states;
   }
 
   /**
