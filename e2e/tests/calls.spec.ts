@@ -100,6 +100,66 @@ test('the meeting connection drops and comes back: the call goes on with picture
   await expect(callWindow(meeting, 'Anna')).toBeHidden();
 });
 
+test('one side is away longer than 5 s: the other sees "Reconnecting…" on their tile, and the call goes on when they return', async ({ browser }) => {
+  const { anna, boris } = await twoPeople(browser);
+  await anna.getByRole('button', { name: 'Call', exact: true }).click();
+  const meeting = await acceptIncoming(boris);
+  await expectReceivingFrom(meeting, 1);
+  const borisWindow = callWindow(meeting, 'Anna');
+  const annaTile = borisWindow.getByRole('listitem').filter({ hasText: 'Anna' });
+
+  // Anna's network goes: her meeting socket drops and her tab cannot get a new ticket for a while.
+  await anna.route('**/meet/get-token*', (route) => route.abort('internetdisconnected'));
+  const made = await peerConnectionsMade(anna);
+  const droppedAt = Date.now();
+  expect(await dropMeetingSocket(anna)).toBe(1);
+  await expect(annaTile.getByRole('status')).toHaveText('Reconnecting…');
+  // Longer than the 5 s after which the call used to end: it is still there, Anna still shown as coming back.
+  await expect.poll(() => Date.now() - droppedAt).toBeGreaterThan(8000);
+  await expect(borisWindow).toBeVisible();
+  await expect(annaTile.getByRole('status')).toHaveText('Reconnecting…');
+  await expect(borisWindow.getByText('2 participants')).toBeVisible();
+
+  // The network is back: Anna's tab connects again into the same call, and Boris sees her again.
+  await anna.unroute('**/meet/get-token*');
+  await expect.poll(() => peerConnectionsMade(anna)).toBeGreaterThan(made);
+  await expect(annaTile.getByRole('status')).toHaveCount(0);
+  const decoded = async () => (await mediaFigures(meeting)).framesDecoded.reduce((sum, frames) => sum + frames, 0);
+  const back = await decoded();
+  await expect.poll(decoded).toBeGreaterThan(back + 10);
+  await callWindow(anna, 'Boris').getByRole('button', { name: 'Hang up' }).click();
+  await expect(borisWindow).toBeHidden();
+});
+
+test("the camera off: the other side shows one's avatar steadily, not flicking to the blank picture; on again, the video", async ({ browser }) => {
+  const { anna, boris } = await twoPeople(browser);
+  await anna.getByRole('button', { name: 'Call', exact: true }).click();
+  const meeting = await acceptIncoming(boris);
+  await expectReceivingFrom(meeting, 1);
+  const annaTile = callWindow(meeting, 'Anna').getByRole('listitem').filter({ hasText: 'Anna' });
+  const picture = annaTile.locator('video');
+  await expect(picture).toBeVisible();
+
+  const camera = callWindow(anna, 'Boris').getByRole('button', { name: 'Camera' });
+  await camera.click();
+  await expect(camera).toHaveAttribute('aria-pressed', 'false');
+  await expect(picture).toBeHidden();
+  // The blank picture goes on at about 1 frame a second; the avatar must stay, every moment, for 12 s.
+  const shown: boolean[] = [];
+  const since = Date.now();
+  await expect
+    .poll(async () => {
+      shown.push(await picture.isVisible());
+      return Date.now() - since;
+    }, { intervals: [200] })
+    .toBeGreaterThan(12_000);
+  expect(shown.filter(Boolean)).toEqual([]);
+
+  await camera.click();
+  await expect(camera).toHaveAttribute('aria-pressed', 'true');
+  await expect(picture).toBeVisible();
+});
+
 test('a declined call: the caller is told, and the call window closes', async ({ browser }) => {
   const { anna, boris } = await twoPeople(browser);
   await anna.getByRole('button', { name: 'Call', exact: true }).click();

@@ -56,6 +56,12 @@ export interface Config {
   calls: {
     /** A call nobody answers within this long is missed. */
     ringSeconds: number;
+    /**
+     * How long a person whose connection dropped may take to come back into the same call (CALL_RECONNECT_SECONDS,
+     * 30). The one number both sides use: browsers learn it with their meeting ticket (`reconnect_seconds`) and
+     * retry for that long; the server holds their place (and the call) at least that long.
+     */
+    reconnectSeconds: number;
     maxParticipants: number;
     /** STUN/TURN URLs given to browsers (TURN_URLS); TURN ones get time-limited credentials from TURN_SECRET. */
     turnUrls: string[];
@@ -177,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expirySweepMs: int(env, 'EXPIRY_SWEEP_MS', 1000, 0),
     calls: {
       ringSeconds: int(env, 'CALL_RING_SECONDS', 60, 1),
+      reconnectSeconds: int(env, 'CALL_RECONNECT_SECONDS', 30, 1),
       maxParticipants: int(env, 'CALL_MAX_PARTICIPANTS', 8, 2),
       turnUrls: list(env.TURN_URLS),
       turnSecret: env.TURN_SECRET || undefined,

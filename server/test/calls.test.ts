@@ -9,6 +9,8 @@ import { quickStaff } from './helpers/staff.js';
 /** The ring time of the missed-call test's own server (the others keep the default, so a busy machine's slow
  * first packets never turn an answered call into a missed one). */
 const SHORT_RING_SECONDS = 2;
+/** The test server's reconnect window (the server holds a dropped person's place 10 s longer). */
+const RECONNECT_SECONDS = 20;
 
 async function group(server: TestServer, owner: Person, members: Person[]): Promise<number> {
   const created = await request(server, 'POST', '/chat/create', {
@@ -63,6 +65,7 @@ describe('calls', () => {
   before(async () => {
     server = await startServer({
       CALL_MAX_PARTICIPANTS: '3',
+      CALL_RECONNECT_SECONDS: String(RECONNECT_SECONDS),
       TURN_URLS: 'stun:127.0.0.1:3478,turn:127.0.0.1:3478?transport=udp',
       TURN_SECRET: secret,
       TURN_TTL_SECONDS: '600',
@@ -134,6 +137,72 @@ describe('calls', () => {
     assert.equal((await request(server, 'GET', `/meet/get-token?chat_id=${chatId}`, { token: anna.token })).status, 404);
     annaFlow.close();
     borisFlow.close();
+  });
+
+  it('a dropped connection keeps its place: back after more than 5 s, the call goes on; nobody back, it ends', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    const annaFlow = await openFlow(server, anna);
+    const started = await call(server, anna, chatId);
+    const ticket = await meetToken(server, anna, chatId);
+    // The browser retries for as long as the server says it holds the place.
+    assert.equal(ticket.reconnect_seconds, RECONNECT_SECONDS);
+    const annaMeet = await MeetClient.join(server, chatId, ticket.token);
+    const borisMeet = await join(server, boris, chatId);
+    await until(() => Object.keys(annaMeet.participantFrames().at(-1) ?? {}).length === 2, 'both in the room');
+
+    // Anna's network drops: Boris is told she is reconnecting (before the room shows her gone); then his drops too.
+    await annaMeet.drop();
+    await borisMeet.socket.until((frames) => frames.some((frame) => frame.event === 'reconnecting' && anna.id in JSON.parse(frame.data)));
+    const events = borisMeet.socket.frames.map((frame) => frame.event);
+    assert.ok(events.lastIndexOf('reconnecting') < events.lastIndexOf('participants'), events.join());
+    const left = borisMeet.frames('reconnecting').at(-1)[anna.id];
+    assert.ok(left > RECONNECT_SECONDS && left <= RECONNECT_SECONDS + 10, String(left));
+    const droppedAt = Date.now();
+    await borisMeet.drop();
+
+    // Both come back after longer than the old 5 s: the same call, both in its room again.
+    await until(() => Date.now() - droppedAt > 6000, 'six seconds to pass');
+    const annaBack = await join(server, anna, chatId);
+    const borisBack = await join(server, boris, chatId);
+    await until(() => Object.keys(annaBack.participantFrames().at(-1) ?? {}).length === 2, 'both back in the room');
+    await borisBack.socket.until((frames) => frames.some((frame) => frame.event === 'reconnecting' && Object.keys(JSON.parse(frame.data)).length === 0));
+    assert.equal((await request(server, 'GET', `/chat/call-id?chat_id=${chatId}`, { token: anna.token })).body.call_id, started.call.id);
+    assert.deepEqual(annaFlow.frames.filter((frame) => frame.event_type === 'hang'), []);
+
+    // Anna drops again and Boris leaves on purpose: the call waits for Anna, then ends when her place is given up.
+    await annaBack.drop();
+    await borisBack.socket.until((frames) => frames.filter((frame) => frame.event === 'reconnecting' && anna.id in JSON.parse(frame.data)).length === 1);
+    const secondDrop = Date.now();
+    await borisBack.close();
+    const ended = await nextEvent(annaFlow, (event) => event.event_type === 'hang', MEDIA_WAIT_MS);
+    assert.equal(ended.additional_info.reason, 'ended');
+    assert.ok(Date.now() - secondDrop >= RECONNECT_SECONDS * 1000, 'the place was held for the reconnect window');
+    annaFlow.close();
+  });
+
+  it('camera off and on: the browser says so on the meeting socket, and everyone in the call is told', async () => {
+    const people = await Promise.all([1, 2, 3].map(() => signUp(server)));
+    const [anna, boris, carl] = people as [Person, Person, Person];
+    const chatId = await group(server, anna, [boris, carl]);
+    await call(server, anna, chatId);
+    const annaMeet = await join(server, anna, chatId);
+    const borisMeet = await join(server, boris, chatId);
+    const said = (meet: MeetClient, states: Record<string, boolean>) =>
+      meet.socket.until((frames) => frames.some((frame) => frame.event === 'video' && frame.data === JSON.stringify(states)));
+    annaMeet.socket.send({ event: 'video', data: JSON.stringify({ on: true }) });
+    await said(borisMeet, { [anna.id]: true });
+    annaMeet.socket.send({ event: 'video', data: JSON.stringify({ on: false }) });
+    await said(borisMeet, { [anna.id]: false });
+    await said(annaMeet, { [anna.id]: false });
+    // Someone who joins later learns it at once.
+    const carlMeet = await join(server, carl, chatId);
+    await said(carlMeet, { [anna.id]: false });
+    // A state that is no boolean is refused.
+    borisMeet.socket.send({ event: 'video', data: JSON.stringify({ on: 'yes' }) });
+    await borisMeet.socket.until((frames) => frames.some((frame) => frame.event === 'error'));
+    for (const meet of [annaMeet, borisMeet, carlMeet]) await meet.close();
   });
 
   it('nobody answers within the ring time: the call is missed for everyone', async () => {

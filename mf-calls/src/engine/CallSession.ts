@@ -20,6 +20,10 @@ export interface RemoteMedia {
   stream: MediaStream | null;
   frameRate: number;
   audioLevel: number;
+  /** Their connection dropped; the server holds their place while they try to come back. */
+  reconnecting: boolean;
+  /** They say their camera (and screen) is off: they send the blank picture. */
+  videoOff: boolean;
 }
 
 export interface SessionSnapshot {
@@ -48,9 +52,12 @@ export interface SessionOptions {
   onMediaError(kind: 'mediaFailed' | 'screenShareFailed', error: MediaAccessError | Error): void;
 }
 
-const RECONNECT_GIVE_UP_MS = 30_000;
-/** How long a call waits for someone to come back after the last other person's connection went away. */
-const LAST_LEFT_GRACE_MS = 5_000;
+/**
+ * After the last other person left (on purpose, or their place was given up), the call ends after this pause: the
+ * server's frames about a return (`participants`, `reconnecting`) may come in either order. People whose connection
+ * dropped are not "left": they are `reconnecting`, for as long as the server holds their place.
+ */
+const LAST_LEFT_GRACE_MS = 2_000;
 
 /**
  * A call as this tab takes part in it: my media, the connection with the SFU (re-established if the meeting
@@ -67,6 +74,12 @@ export class CallSession {
   private readonly outgoingStream = new MediaStream();
   private readonly streams = new Map<string, MediaStream>();
   private participants = new Map<number, string>();
+  /** Others whose connection dropped, who may come back (the server's `reconnecting`). */
+  private away = new Set<number>();
+  /** How long I keep trying to come back after a drop: the server's `reconnect_seconds`, from my last ticket. */
+  private reconnectWindowMs: number | null = null;
+  /** Whose picture is on or off, as the others' browsers say (the server's `video`). */
+  private videoStates = new Map<number, boolean>();
   private readonly stats = new Map<number, { frameRate: number; audioLevel: number }>();
   private localAudioLevel = 0;
   private connectedAt: number | null = null;
@@ -105,7 +118,7 @@ export class CallSession {
   }
 
   snapshot(): SessionSnapshot {
-    const others = [...this.participants.keys()];
+    const others = [...new Set([...this.participants.keys(), ...this.away])];
     return {
       phase: this.reconnecting
         ? 'reconnecting'
@@ -120,6 +133,8 @@ export class CallSession {
         stream: this.streams.get(this.participants.get(userId)!) ?? null,
         frameRate: this.stats.get(userId)?.frameRate ?? 0,
         audioLevel: this.stats.get(userId)?.audioLevel ?? 0,
+        reconnecting: this.away.has(userId) && !this.participants.has(userId),
+        videoOff: this.videoStates.get(userId) === false,
       })),
       localStream: this.previewStream(),
       localAudioLevel: this.localAudioLevel,
@@ -227,17 +242,27 @@ export class CallSession {
       return this.retry();
     }
     if (this.over) return;
+    this.reconnectWindowMs = ticket.reconnect_seconds * 1000;
     this.connection = new MeetingConnection(
       this.options.chatId,
       ticket,
       this.options.myId,
-      { audio: this.microphone?.getAudioTracks()[0] ?? null, video: this.currentVideo(), stream: this.outgoingStream },
+      { audio: this.microphone?.getAudioTracks()[0] ?? null, video: this.currentVideo(), stream: this.outgoingStream, videoOn: this.videoOn() },
       {
         onTrack: (streamId, _track, stream) => {
           this.streams.set(streamId, stream);
           this.emit();
         },
         onParticipants: (participants) => this.updateParticipants(participants),
+        onVideo: (states) => {
+          this.videoStates = states;
+          this.emit();
+        },
+        onReconnecting: (away) => {
+          this.away = new Set(away.keys());
+          this.checkAlone();
+          this.emit();
+        },
         onRecord: (messageId) => this.record(messageId),
         onDropped: () => this.retry(),
         onEnd: (reason: MeetingEnd) => this.finish(reason === 'full' ? 'full' : 'ended'),
@@ -250,7 +275,7 @@ export class CallSession {
         this.droppedAt = null;
         this.emit();
       } else if (state === 'failed') {
-        this.connection?.close();
+        this.connection?.close(false);
         this.retry();
       }
     });
@@ -258,13 +283,16 @@ export class CallSession {
     this.emit();
   }
 
-  /** The socket or the media path dropped: connect again with a fresh ticket, for up to 30 s. */
+  /**
+   * The socket or the media path dropped: connect again with a fresh ticket, for as long as the server holds my
+   * place (`reconnect_seconds` of my last ticket). Before any ticket, for as long as a call rings.
+   */
   private retry(): void {
     if (this.over || this.retryTimer) return;
-    this.connection?.close();
+    this.connection?.close(false);
     this.connection = null;
     this.droppedAt ??= Date.now();
-    if (Date.now() - this.droppedAt > RECONNECT_GIVE_UP_MS) return this.finish('failed');
+    if (Date.now() - this.droppedAt > (this.reconnectWindowMs ?? config.incomingCallAutoCloseMs)) return this.finish('failed');
     this.reconnecting = true;
     this.streams.clear();
     this.emit();
@@ -275,22 +303,31 @@ export class CallSession {
   }
 
   private updateParticipants(participants: Map<number, string>): void {
-    const hadOthers = this.participants.size > 0;
     this.participants = participants;
+    if (participants.size > 0) this.hadOthers = true;
     if (participants.size > 0 && this.connectedAt === null) this.connectedAt = Date.now();
-    if (participants.size > 0 && this.lastLeftTimer) {
-      clearTimeout(this.lastLeftTimer);
-      this.lastLeftTimer = null;
-    }
-    // Spec §2: the call ends by itself when the last other person leaves — after a short grace, so someone whose
-    // connection dropped for a moment can come back into the same call.
-    if (hadOthers && participants.size === 0 && !this.lastLeftTimer) {
-      this.lastLeftTimer = setTimeout(() => {
-        this.lastLeftTimer = null;
-        if (this.participants.size === 0) void this.hangUp('lastLeft');
-      }, LAST_LEFT_GRACE_MS);
-    }
+    this.checkAlone();
     this.emit();
+  }
+
+  private hadOthers = false;
+
+  /**
+   * Spec §2: the call ends by itself when the last other person leaves. Someone whose connection dropped has not
+   * left while the server holds their place (they show as reconnecting), so the call waits for them.
+   */
+  private checkAlone(): void {
+    const alone = () => this.participants.size === 0 && this.away.size === 0;
+    if (!alone()) {
+      if (this.lastLeftTimer) clearTimeout(this.lastLeftTimer);
+      this.lastLeftTimer = null;
+      return;
+    }
+    if (!this.hadOthers || this.lastLeftTimer) return;
+    this.lastLeftTimer = setTimeout(() => {
+      this.lastLeftTimer = null;
+      if (alone()) void this.hangUp('lastLeft');
+    }, LAST_LEFT_GRACE_MS);
   }
 
   private record(messageId: number): void {
@@ -304,8 +341,13 @@ export class CallSession {
     return this.screen ?? this.camera ?? this.blankVideo;
   }
 
+  /** Whether I send a picture (camera or screen) rather than the blank one. */
+  private videoOn(): boolean {
+    return this.screen !== null || this.camera !== null;
+  }
+
   private async sendVideo(): Promise<void> {
-    await this.connection?.replaceVideo(this.currentVideo());
+    await this.connection?.replaceVideo(this.currentVideo(), this.videoOn());
     this.emit();
   }
 

@@ -8,6 +8,10 @@ export interface MeetingHandlers {
   onTrack(streamId: string, track: MediaStreamTrack, stream: MediaStream): void;
   /** Who is in the room: user id → stream id. */
   onParticipants(participants: Map<number, string>): void;
+  /** Who dropped and may come back (user id → seconds the server still holds their place). */
+  onReconnecting(away: Map<number, number>): void;
+  /** Whose picture is on (camera or screen) and whose is off, as their browsers say (user id → on). */
+  onVideo(states: Map<number, boolean>): void;
   /** The server records this call: record my audio for the given call message. */
   onRecord(messageId: number): void;
   /** The socket dropped without the call ending: the session reconnects. */
@@ -17,6 +21,11 @@ export interface MeetingHandlers {
 }
 
 type Frame = { event: string; data: string };
+
+/** Closing on purpose (hang-up): the server takes me out of the call. */
+const LEAVE_CLOSE_CODE = 1000;
+/** Closing to connect again (a failed media path): the server holds my place, as for a drop. */
+const RECONNECT_CLOSE_CODE = 4000;
 
 /**
  * One connection to a call's room: the meeting socket (spec §7 frames `{event, data}`, data a JSON string) and
@@ -36,7 +45,7 @@ export class MeetingConnection {
     chatId: number,
     ticket: MeetingTicket,
     private readonly myId: number,
-    private readonly outgoing: { audio: MediaStreamTrack | null; video: MediaStreamTrack | null; stream: MediaStream },
+    private readonly outgoing: { audio: MediaStreamTrack | null; video: MediaStreamTrack | null; stream: MediaStream; videoOn: boolean },
     private readonly handlers: MeetingHandlers,
   ) {
     this.pc = new RTCPeerConnection({
@@ -54,6 +63,7 @@ export class MeetingConnection {
     this.socket = new WebSocket(meetingSocketUrl(chatId, ticket.token));
     this.socket.onopen = () => {
       this.send('stream', { stream_id: outgoing.stream.id, user_id: myId });
+      this.send('video', { on: outgoing.videoOn });
       this.ping = setInterval(() => this.send('ping', {}), config.pingIntervalMs);
     };
     this.socket.onmessage = (message) => {
@@ -74,19 +84,29 @@ export class MeetingConnection {
     };
   }
 
-  /** Swaps the track on my video m-line (camera, screen or the blank picture) without renegotiating. */
-  async replaceVideo(track: MediaStreamTrack | null): Promise<void> {
+  /**
+   * Swaps the track on my video m-line (camera, screen or the blank picture) without renegotiating, and tells the
+   * others whether it is a picture (`on`) or the blank one: their tile shows my avatar exactly while it is off.
+   */
+  async replaceVideo(track: MediaStreamTrack | null, on: boolean): Promise<void> {
     this.outgoing.video = track;
+    if (this.outgoing.videoOn !== on) {
+      this.outgoing.videoOn = on;
+      this.send('video', { on });
+    }
     const sender = this.videoSender();
     if (sender) await sender.replaceTrack(track);
   }
 
-  close(): void {
+  /** Closes this connection: `leaving` the call (hang-up), or only this connection, to connect again. */
+  close(leaving = true): void {
     if (this.closed) return;
     this.closed = true;
     this.stopTimers();
     this.socket.onclose = null;
-    if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) this.socket.close(1000);
+    if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) {
+      this.socket.close(leaving ? LEAVE_CLOSE_CODE : RECONNECT_CLOSE_CODE, leaving ? 'leave' : 'reconnect');
+    }
     this.pc.close();
   }
 
@@ -104,6 +124,16 @@ export class MeetingConnection {
       case 'participants': {
         const entries = Object.entries((data ?? {}) as Record<string, string>).map(([id, stream]) => [Number(id), stream] as const);
         this.handlers.onParticipants(new Map(entries.filter(([id]) => id !== this.myId)));
+        break;
+      }
+      case 'reconnecting': {
+        const entries = Object.entries((data ?? {}) as Record<string, number>).map(([id, seconds]) => [Number(id), Number(seconds)] as const);
+        this.handlers.onReconnecting(new Map(entries.filter(([id]) => id !== this.myId)));
+        break;
+      }
+      case 'video': {
+        const entries = Object.entries((data ?? {}) as Record<string, boolean>).map(([id, on]) => [Number(id), on === true] as const);
+        this.handlers.onVideo(new Map(entries.filter(([id]) => id !== this.myId)));
         break;
       }
       case 'record_audio':
@@ -154,7 +184,7 @@ export class MeetingConnection {
   }
 
   private drop(): void {
-    this.close();
+    this.close(false);
     this.handlers.onDropped();
   }
 

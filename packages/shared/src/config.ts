@@ -41,6 +41,10 @@ export const config = {
   mobileBreakpointPx: 800,
   weekdayWindowDays: 7,
   callWindowMinPx: 400,
+  /** Camera capture: at most 1280×720 at 30 fps (the browser and the SFU adapt below that). */
+  cameraMaxWidth: 1280,
+  cameraMaxHeight: 720,
+  cameraMaxFps: 30,
   pingIntervalMs: 10_000,
   /** Messages per history page. */
   historyPageSize: 50,

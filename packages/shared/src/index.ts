@@ -54,7 +54,18 @@ export { ConfirmDialog } from './ui/ConfirmDialog';
 export { PhoneField } from './ui/PhoneField';
 export { cleanUsername, isValidUsername } from './rules/username';
 export { characterCount, clampCharacters } from './rules/text';
-export { acquireMicrophone, acquireCallMedia, acquireCamera, acquireScreen, releaseStream, MediaAccessError, VOICE_MIME, VOICE_BITS_PER_SECOND } from './media/devices';
+export {
+  acquireMicrophone,
+  acquireCallMedia,
+  acquireCamera,
+  acquireScreen,
+  releaseStream,
+  MediaAccessError,
+  MICROPHONE_CONSTRAINTS,
+  CAMERA_CONSTRAINTS,
+  VOICE_MIME,
+  VOICE_BITS_PER_SECOND,
+} from './media/devices';
 export { useTemporaryLoginStore, unlessGuest } from './stores/temporary-login';
 export { TemporaryLoginModal } from './ui/TemporaryLoginModal';
 export { Icon, type IconName } from './ui/Icon';

@@ -69,9 +69,17 @@ export class MeetClient {
     await waitFor(() => this.pc.connectionState === 'connected', 'the peer connection with the SFU', timeoutMs);
   }
 
+  /** Leaves the call on purpose, as the browser's hang-up does (close code 1000). */
   async close(): Promise<void> {
     clearInterval(this.sending);
-    this.socket.close();
+    this.socket.socket.close(1000);
+    await closePeer(this.pc);
+  }
+
+  /** The connection drops (no close frame: the server sees 1006), as on a network failure. */
+  async drop(): Promise<void> {
+    clearInterval(this.sending);
+    this.socket.socket.terminate();
     await closePeer(this.pc);
   }
 

@@ -45,6 +45,8 @@ const remote = (overrides: Partial<RemoteParticipant> = {}): RemoteParticipant =
   stream: fakeStream(true),
   frameRate: 24,
   audioLevel: 0,
+  reconnecting: false,
+  videoOff: false,
   ...overrides,
 });
 
@@ -147,6 +149,30 @@ test('shows a remote at 1 frame a second or less, or without video, as their ava
   rerender(<CallWindow state={state({ remotes: [remote({ frameRate: 25, stream: fakeStream(false) })] })} actions={actions()} />);
   expect(tile().querySelector('video')).not.toBeVisible();
   expect(within(tile()).getByText('A')).toBeInTheDocument();
+});
+
+test('a remote whose camera is off shows as their avatar steadily, whatever frame rate the blank picture reaches', () => {
+  const { rerender } = render(<CallWindow state={state({ remotes: [remote({ videoOff: true, frameRate: 0.9 })] })} actions={actions()} />);
+  const tile = () => screen.getByTestId('calls-tile-2');
+  for (const frameRate of [1.1, 0.95, 1.4, 2, 0.8]) {
+    rerender(<CallWindow state={state({ remotes: [remote({ videoOff: true, frameRate })] })} actions={actions()} />);
+    expect(tile().querySelector('video')).not.toBeVisible();
+    expect(within(tile()).getByText('A')).toBeInTheDocument();
+  }
+  rerender(<CallWindow state={state({ remotes: [remote({ videoOff: false, frameRate: 25 })] })} actions={actions()} />);
+  expect(tile().querySelector('video')).toBeVisible();
+});
+
+test('a remote whose connection dropped keeps a tile: their avatar and "Reconnecting…"', () => {
+  const { rerender } = render(<CallWindow state={state({ remotes: [remote({ reconnecting: true, stream: null, frameRate: 0 })] })} actions={actions()} />);
+  const tile = () => screen.getByTestId('calls-tile-2');
+  expect(within(tile()).getByRole('status')).toHaveTextContent('Reconnecting…');
+  expect(within(tile()).getByText('A')).toBeInTheDocument();
+  expect(within(tile()).getByText('Anna')).toBeInTheDocument();
+
+  rerender(<CallWindow state={state({ remotes: [remote()] })} actions={actions()} />);
+  expect(within(tile()).queryByRole('status')).not.toBeInTheDocument();
+  expect(tile().querySelector('video')).toBeVisible();
 });
 
 test("plays every remote's sound through an unmuted audio element, and my preview muted and mirrored", () => {

@@ -28,14 +28,14 @@ function hasVideo(stream: MediaStream | null): boolean {
 }
 
 /**
- * One other person: their video, or their avatar while it shows 1 frame a second or less or they send no video
- * (spec §9). Their sound plays through an <audio> element of its own, so it goes on while the video is hidden.
+ * One other person: their video, or their avatar while their camera is off (their browser says so), while it
+ * shows 1 frame a second or less, or while they send no video (spec §9). Their sound plays through an <audio> element of its own, so it goes on while the video is hidden.
  */
 export function RemoteTile({ remote }: { remote: RemoteParticipant }) {
   const { t } = useTranslation('calls');
   const videoRef = useStreamRef(remote.stream);
   const audioRef = useStreamRef(remote.stream);
-  const showVideo = remote.frameRate > 1 && hasVideo(remote.stream);
+  const showVideo = !remote.reconnecting && !remote.videoOff && remote.frameRate > 1 && hasVideo(remote.stream);
   const speaking = remote.audioLevel >= SPEAKING_LEVEL;
   return (
     <li className={speaking ? 'calls-tile calls-speaking' : 'calls-tile'} data-testid={`calls-tile-${remote.userId}`}>
@@ -50,6 +50,11 @@ export function RemoteTile({ remote }: { remote: RemoteParticipant }) {
         {remote.name}
         {speaking && <span className="visually-hidden">, {t('window.speaking')}</span>}
       </span>
+      {remote.reconnecting && (
+        <span className="calls-tile-state" role="status">
+          {t('window.reconnecting')}
+        </span>
+      )}
       {/* A live call has no caption track to offer. */}
       {/* eslint-disable-next-line jsx-a11y/media-has-caption */}
       <audio ref={audioRef} autoPlay />

@@ -14,6 +14,13 @@ export interface RemoteParticipant {
   frameRate: number;
   /** Loudness 0–100 of their audio (for a speaking indicator). */
   audioLevel: number;
+  /** Their connection dropped and they are coming back: the tile shows their avatar and "Reconnecting…". */
+  reconnecting: boolean;
+  /**
+   * They say their camera (or screen) is off: the tile shows their avatar, steadily, whatever the blank picture's
+   * frame rate. Without a word from them, the frame rate decides (spec §9).
+   */
+  videoOff: boolean;
 }
 
 export interface CallViewState {

@@ -1,3 +1,5 @@
+import { config } from '../config';
+
 /**
  * The one place the client asks for the microphone, camera or screen, so device choice and refusals are
  * handled the same way everywhere (voice messages now; calls later).
@@ -25,14 +27,28 @@ async function request(constraints: MediaStreamConstraints): Promise<MediaStream
   }
 }
 
+/** The microphone: echo cancellation, gain control and noise suppression (spec §9). */
+export const MICROPHONE_CONSTRAINTS: MediaTrackConstraints = { echoCancellation: true, autoGainControl: true, noiseSuppression: true };
+
+/**
+ * The camera (spec §9): up to 1280×720 at 30 fps, asked as the ideal and the upper bound, never as a minimum, so a
+ * camera that cannot do it still gives its best, and the browser's encoder scales down when the network (or the
+ * SFU's feedback) asks it to.
+ */
+export const CAMERA_CONSTRAINTS: MediaTrackConstraints = {
+  width: { ideal: config.cameraMaxWidth, max: config.cameraMaxWidth },
+  height: { ideal: config.cameraMaxHeight, max: config.cameraMaxHeight },
+  frameRate: { ideal: config.cameraMaxFps, max: config.cameraMaxFps },
+};
+
 /** A microphone stream with echo cancellation, gain control and noise suppression (spec §9). */
 export function acquireMicrophone(): Promise<MediaStream> {
-  return request({ audio: { echoCancellation: true, autoGainControl: true, noiseSuppression: true } });
+  return request({ audio: MICROPHONE_CONSTRAINTS });
 }
 
-/** The camera, 640×480 at most: a call tile is small, and the SFU forwards every picture to everyone. */
+/** The camera, up to 1280×720 at 30 fps (spec §9). */
 export function acquireCamera(): Promise<MediaStream> {
-  return request({ video: { width: { ideal: 640 }, height: { ideal: 480 }, frameRate: { ideal: 24, max: 30 } } });
+  return request({ video: CAMERA_CONSTRAINTS });
 }
 
 /**

@@ -160,6 +160,8 @@ export interface MeetingTicket {
   ice_servers: RTCIceServer[];
   ice_transport_policy: RTCIceTransportPolicy;
   expires_in: number;
+  /** How long to keep trying to come back after the connection drops; the server holds the place that long. */
+  reconnect_seconds: number;
 }
 
 export interface TotalStats {

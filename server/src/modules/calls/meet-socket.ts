@@ -81,19 +81,25 @@ export async function meetSocketRoutes(app: App): Promise<void> {
           if (frame.event === 'ping') send('pong', {});
           else if (frame.event === 'answer' && isDescription(data)) await connection.member.handle('answer', data);
           else if (frame.event === 'candidate' && data && typeof data === 'object') await connection.member.handle('candidate', data);
+          else if (frame.event === 'video' && isVideoState(data)) calls.setVideo(claims, connection, data.on);
           else if (frame.event === 'stream') return; // informational: stream ids are the server's (u<user id>)
           else send('error', { message: ServerStrings.cannotParse });
         }).catch((error: unknown) => request.log.warn({ err: error }, 'meeting frame failed'));
       });
 
-      socket.on('close', () => {
+      // 1000 is a hang-up; any other code (a network drop, a reload, a browser reconnecting) holds the place.
+      socket.on('close', (code) => {
         clearInterval(ping);
-        void ready.then((connection) => (connection ? calls.disconnect(claims, connection) : undefined)).catch((error: unknown) =>
+        void ready.then((connection) => (connection ? calls.disconnect(claims, connection, code) : undefined)).catch((error: unknown) =>
           request.log.error({ err: error }, 'leaving the call failed'),
         );
       });
     },
   );
+}
+
+function isVideoState(data: unknown): data is { on: boolean } {
+  return Boolean(data && typeof data === 'object' && typeof (data as { on?: unknown }).on === 'boolean');
 }
 
 function isDescription(data: unknown): data is { type: 'answer'; sdp: string } {

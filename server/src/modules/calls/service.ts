@@ -41,9 +41,20 @@ export interface CallInfo {
 interface Connection {
   userId: number;
   member: RoomMember;
+  /** Whether the person sends a picture (camera or screen), as their browser says; unknown until it does. */
+  videoOn?: boolean;
   send: (event: string, data: unknown) => void;
   close: () => void;
 }
+
+/**
+ * The server holds a dropped person's place this much longer than the browser retries (`reconnectSeconds`): the
+ * browser's last attempt, begun just before its window closes, still needs a ticket and a socket.
+ */
+const RECONNECT_SLACK_MS = 10_000;
+
+/** The close code of a meeting socket its person closed on purpose (hang-up); any other close is a drop. */
+export const LEAVE_CLOSE_CODE = 1000;
 
 /** A recording chunk may still arrive this long after its call ended (the last one is uploaded at hang-up). */
 const RECORDING_GRACE_SECONDS = 60;
@@ -60,6 +71,8 @@ export class CallsService {
   /** Open meeting sockets per call id. */
   private readonly connections = new Map<number, Map<number, Connection>>();
   private readonly ringTimers = new Map<number, ReturnType<typeof setTimeout>>();
+  /** People whose meeting socket dropped, per call id: when their place is given up, if they do not come back. */
+  private readonly away = new Map<number, Map<number, { until: number; timer: ReturnType<typeof setTimeout> }>>();
 
   constructor(
     private readonly db: Db,
@@ -151,6 +164,8 @@ export class CallsService {
       // Relay-only is honoured only when there is a TURN server to relay through.
       ice_transport_policy: this.config.relayOnly && this.config.turnSecret ? ('relay' as const) : ('all' as const),
       expires_in: MEET_TOKEN_TTL_SECONDS,
+      // How long the browser keeps trying to come back after its connection drops (the server waits longer).
+      reconnect_seconds: this.config.reconnectSeconds,
     };
   }
 
@@ -230,24 +245,99 @@ export class CallsService {
       this.clearRingTimer(claims.callId);
     }
     if (call?.recording) send('record_audio', { message_id: call.message_id });
+    // Back from a drop: in the room first, then no longer away (a browser that saw neither would think it alone).
+    const returned = this.clearAway(claims.callId, claims.userId);
     this.announceParticipants(claims.callId, claims.roomId);
+    if (returned || this.away.get(claims.callId)?.size) this.announceAway(claims.callId);
+    send('video', this.videoStates(claims.callId));
     return connection;
   }
 
-  /** A meeting socket closed. The last one out ends the call. */
-  async disconnect(claims: MeetClaims & { callId: number }, connection: Connection): Promise<void> {
+  /**
+   * A person's browser says whether it sends a picture (its camera or screen is on) or the blank one: everyone in
+   * the call learns it (`video`), so their tile shows the avatar exactly while the camera is off.
+   */
+  setVideo(claims: MeetClaims & { callId: number }, connection: Connection, on: boolean): void {
+    if (this.connections.get(claims.callId)?.get(claims.userId) !== connection || connection.videoOn === on) return;
+    connection.videoOn = on;
+    const states = this.videoStates(claims.callId);
+    for (const other of this.connections.get(claims.callId)?.values() ?? []) other.send('video', states);
+  }
+
+  /** `{"<user id>": true | false}` for everyone connected whose browser has said. */
+  private videoStates(callId: number): Record<string, boolean> {
+    const states: Record<string, boolean> = {};
+    for (const connection of this.connections.get(callId)?.values() ?? []) {
+      if (connection.videoOn !== undefined) states[connection.userId] = connection.videoOn;
+    }
+    return states;
+  }
+
+  /**
+   * A meeting socket closed. Leaving on purpose (close code 1000) takes the person out of the call; a drop holds
+   * their place for the reconnect window (`reconnecting` tells the others). The last one out ends the call.
+   */
+  async disconnect(claims: MeetClaims & { callId: number }, connection: Connection, closeCode: number = LEAVE_CLOSE_CODE): Promise<void> {
     const byUser = this.connections.get(claims.callId);
     if (byUser?.get(claims.userId) !== connection) return; // replaced by a newer connection of the same person
     byUser.delete(claims.userId);
     connection.member.leave();
-    await this.db.query('UPDATE call_participants SET left_at = now() WHERE call_id = $1 AND user_id = $2', [claims.callId, claims.userId]);
-    this.announceParticipants(claims.callId, claims.roomId);
-    if (byUser.size === 0) {
-      const [call] = await this.db.query<CallRow>(`SELECT ${CALL_COLUMNS} FROM calls WHERE id = $1 AND ended_at IS NULL`, [claims.callId]);
-      // Alone and nobody ever answered: the caller gave up, or the call waits for its ring time.
-      if (call?.connected) await this.end(claims.callId, 'ended');
-      else if (call && call.caller_id === claims.userId) await this.end(claims.callId, 'missed');
+    if (closeCode === LEAVE_CLOSE_CODE) {
+      await this.db.query('UPDATE call_participants SET left_at = now() WHERE call_id = $1 AND user_id = $2', [claims.callId, claims.userId]);
+    } else {
+      this.holdPlace(claims, this.config.reconnectSeconds * 1000 + RECONNECT_SLACK_MS);
+      // Away first, then out of the room: the others never see the call empty.
+      this.announceAway(claims.callId);
     }
+    this.announceParticipants(claims.callId, claims.roomId);
+    await this.endIfEmpty(claims.callId, claims.userId);
+  }
+
+  /** Nobody is connected and nobody is coming back: the call ends (missed, if nobody ever answered). */
+  private async endIfEmpty(callId: number, lastUserId: number): Promise<void> {
+    if ((this.connections.get(callId)?.size ?? 0) > 0 || (this.away.get(callId)?.size ?? 0) > 0) return;
+    const [call] = await this.db.query<CallRow>(`SELECT ${CALL_COLUMNS} FROM calls WHERE id = $1 AND ended_at IS NULL`, [callId]);
+    // Alone and nobody ever answered: the caller gave up, or the call waits for its ring time.
+    if (call?.connected) await this.end(callId, 'ended');
+    else if (call && call.caller_id === lastUserId) await this.end(callId, 'missed');
+  }
+
+  /** Keeps a dropped person's place in the call for `ms`; after that they have left. */
+  private holdPlace(claims: MeetClaims & { callId: number }, ms: number): void {
+    this.clearAway(claims.callId, claims.userId);
+    let byUser = this.away.get(claims.callId);
+    if (!byUser) {
+      byUser = new Map();
+      this.away.set(claims.callId, byUser);
+    }
+    const timer = setTimeout(() => {
+      if (!this.clearAway(claims.callId, claims.userId)) return;
+      this.announceAway(claims.callId);
+      void this.db
+        .query('UPDATE call_participants SET left_at = now() WHERE call_id = $1 AND user_id = $2 AND left_at IS NULL', [claims.callId, claims.userId])
+        .then(() => this.endIfEmpty(claims.callId, claims.userId))
+        .catch((error: unknown) => this.log.error({ err: error }, 'giving up a dropped participant failed'));
+    }, ms);
+    timer.unref();
+    byUser.set(claims.userId, { until: Date.now() + ms, timer });
+  }
+
+  /** Whether the person was away (their held place is given back or up). */
+  private clearAway(callId: number, userId: number): boolean {
+    const byUser = this.away.get(callId);
+    const entry = byUser?.get(userId);
+    if (!entry) return false;
+    clearTimeout(entry.timer);
+    byUser!.delete(userId);
+    if (byUser!.size === 0) this.away.delete(callId);
+    return true;
+  }
+
+  /** `reconnecting` to everyone in the call: who dropped and may come back, with the seconds left for them. */
+  private announceAway(callId: number): void {
+    const now = Date.now();
+    const away = Object.fromEntries([...(this.away.get(callId) ?? new Map())].map(([userId, entry]) => [userId, Math.max(0, Math.ceil((entry.until - now) / 1000))]));
+    for (const connection of this.connections.get(callId)?.values() ?? []) connection.send('reconnecting', away);
   }
 
   /** The call a person may upload a recording chunk of (by its message), or null when they may not. */
@@ -274,6 +364,8 @@ export class CallsService {
   close(): void {
     for (const timer of this.ringTimers.values()) clearTimeout(timer);
     this.ringTimers.clear();
+    for (const byUser of this.away.values()) for (const entry of byUser.values()) clearTimeout(entry.timer);
+    this.away.clear();
     for (const byUser of this.connections.values()) for (const connection of byUser.values()) connection.close();
     this.connections.clear();
     this.engine.close();
@@ -285,6 +377,7 @@ export class CallsService {
    */
   async end(callId: number, reason: EndReason, options: { rejectedBy?: number } = {}): Promise<void> {
     this.clearRingTimer(callId);
+    for (const userId of [...(this.away.get(callId)?.keys() ?? [])]) this.clearAway(callId, userId);
     const ended = await this.db.transaction(async (tx) => {
       const [call] = await tx.query<CallRow>(
         `UPDATE calls SET ended_at = now(), status = $2 WHERE id = $1 AND ended_at IS NULL RETURNING ${CALL_COLUMNS}`,
