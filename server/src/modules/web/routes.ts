@@ -42,13 +42,20 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
       decorateReply: false,
       index: false,
       setHeaders: cacheHeaders,
-      // Remotes may be loaded by a shell on another origin (independent deploys).
-      preCompressed: false,
+      // The build writes .br and .gz beside each file: sent to browsers that accept them, with Vary.
+      preCompressed: true,
     });
   }
 
   if (hasShell) {
-    await app.register(fastifyStatic, { root: shellDist, prefix: '/', index: 'index.html', wildcard: true, setHeaders: cacheHeaders });
+    await app.register(fastifyStatic, {
+      root: shellDist,
+      prefix: '/',
+      index: 'index.html',
+      wildcard: true,
+      setHeaders: cacheHeaders,
+      preCompressed: true,
+    });
   }
 
   app.setNotFoundHandler((request, reply) => {
