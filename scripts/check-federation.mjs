@@ -1,8 +1,10 @@
 // Checks the federation contract of each production build (run after the build step of `npm test`):
 // every app shares the same singletons, each remote exposes what the shell loads, and the shell bakes in no
-// remote address (they come from /remotes.json at run time).
+// remote address (they come from /remotes.json at run time). Every script and style sheet is also there
+// precompressed (.br and .gz, the same bytes once decoded), which the server sends to browsers that accept them.
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { root } from './lib.mjs';
 
 // Shared as singletons by every app that uses them; the first four by every app, which all render and translate.
@@ -51,6 +53,22 @@ if (existsSync(shellDist)) {
   for (const file of readdirSync(shellDist).filter((name) => name.endsWith('.js'))) {
     const text = readFileSync(join(shellDist, file), 'utf8');
     if (/remotes\/mf-[a-z]+\/(mf-manifest\.json|remoteEntry\.js)/.test(text)) problems.push(`shell: ${file} contains a remote's address`);
+  }
+}
+
+// Precompressed copies of every script, style sheet and manifest of any size worth it (the build's PrecompressPlugin).
+for (const app of ['shell', ...Object.keys(EXPOSES)]) {
+  const dist = join(root, app, 'dist');
+  if (!existsSync(dist)) continue;
+  for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.(js|css|json)$/.test(entry.name)) continue;
+    const file = join(entry.parentPath, entry.name);
+    const content = readFileSync(file);
+    if (content.length < 1024) continue;
+    for (const [suffix, decode] of [['.br', brotliDecompressSync], ['.gz', gunzipSync]]) {
+      if (!existsSync(file + suffix)) problems.push(`${app}: ${entry.name} has no ${suffix} beside it`);
+      else if (!decode(readFileSync(file + suffix)).equals(content)) problems.push(`${app}: ${entry.name}${suffix} is stale`);
+    }
   }
 }
 

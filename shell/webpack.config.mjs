@@ -6,5 +6,6 @@ export default federatedConfig({
   port: 3000,
   name: 'shell',
   title: 'Messenger',
+  favicon: 'src/favicon.ico',
   runtimePlugins: ['src/remotes/runtime-plugin.ts'],
 });

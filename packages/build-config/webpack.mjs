@@ -1,7 +1,10 @@
 // The one webpack configuration of the client apps: the shell (host) and every remote differ only in the options
 // they pass. Module federation specifics and their reasons live here, once.
 import { readFileSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { createRequire } from 'node:module';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
@@ -39,6 +42,44 @@ export function sharedModules(pkg) {
   };
 }
 
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+/** What is worth compressing: text the browser loads (not source maps, fetched only by developer tools). */
+const COMPRESSIBLE = /\.(js|css|html|json|svg|txt|ico)$/;
+const MIN_BYTES = 1024;
+
+/**
+ * Writes `<file>.br` and `<file>.gz` beside every compressible output file once the build is on disk, so the
+ * server sends them (with `Vary: Accept-Encoding`) without compressing anything per request.
+ */
+export class PrecompressPlugin {
+  apply(compiler) {
+    compiler.hooks.afterEmit.tapPromise('PrecompressPlugin', async (compilation) => {
+      const root = compilation.outputOptions.path;
+      const entries = await readdir(root, { recursive: true, withFileTypes: true });
+      await Promise.all(
+        entries
+          .filter((entry) => entry.isFile() && COMPRESSIBLE.test(entry.name))
+          .map(async (entry) => {
+            const file = join(entry.parentPath, entry.name);
+            const content = await readFile(file);
+            if (content.length < MIN_BYTES) return;
+            const [br, gz] = await Promise.all([
+              brotli(content, {
+                params: {
+                  [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+                  [zlibConstants.BROTLI_PARAM_SIZE_HINT]: content.length,
+                },
+              }),
+              gzipAsync(content, { level: zlibConstants.Z_BEST_COMPRESSION }),
+            ]);
+            await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
+          }),
+      );
+    });
+  }
+}
+
 /**
  * @param {object} options
  * @param {string} options.dir          the app's folder
@@ -46,9 +87,10 @@ export function sharedModules(pkg) {
  * @param {Record<string,string>} [options.exposes]  what a remote offers the shell
  * @param {string[]} [options.runtimePlugins]        the shell's runtime plugins (fallbacks for failed remotes)
  * @param {string} [options.title]      the page title (shell only)
+ * @param {string} [options.favicon]    the page's icon, relative to `dir`; served as /favicon.ico (shell only)
  * @param {number} [options.port]       where `npm run serve` in the app serves it on its own
  */
-export function federatedConfig({ dir, name, exposes, runtimePlugins = [], title, port }) {
+export function federatedConfig({ dir, name, exposes, runtimePlugins = [], title, favicon, port }) {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const isHost = !exposes;
   return (_env, argv) => {
@@ -104,8 +146,16 @@ export function federatedConfig({ dir, name, exposes, runtimePlugins = [], title
           dts: false,
         }),
         ...(isHost
-          ? [new HtmlWebpackPlugin({ template: join(dir, 'src', 'index.html'), title, scriptLoading: 'defer' })]
+          ? [
+              new HtmlWebpackPlugin({
+                template: join(dir, 'src', 'index.html'),
+                title,
+                scriptLoading: 'defer',
+                ...(favicon ? { favicon: join(dir, favicon) } : {}),
+              }),
+            ]
           : []),
+        ...(production ? [new PrecompressPlugin()] : []),
       ],
       // `webpack serve`: the app on its own port. A remote serves its manifest and chunks to any shell (CORS);
       // the shell forwards the API to a running server (API_URL, default http://localhost:8080).

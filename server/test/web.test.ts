@@ -3,17 +3,28 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { startServer, type TestServer } from './helpers/server.js';
 
-/** A client root shaped like the built apps: the shell's page and a remote's entry and chunk. */
+const SHELL_SCRIPT = `console.log(${JSON.stringify('shell '.repeat(2000))});`;
+const REMOTE_ENTRY = `var remote = ${JSON.stringify('entry '.repeat(2000))};`;
+
+/** A built file and, as the build writes them, its brotli and gzip copies. */
+async function writeBuilt(file: string, content: string): Promise<void> {
+  await writeFile(file, content);
+  await writeFile(`${file}.br`, brotliCompressSync(content));
+  await writeFile(`${file}.gz`, gzipSync(content));
+}
+
+/** A client root shaped like the built apps: the shell's page and a script, each remote's entry. */
 async function makeClientRoot(): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'msgr-client-'));
   await mkdir(join(root, 'shell', 'dist'), { recursive: true });
   await writeFile(join(root, 'shell', 'dist', 'index.html'), '<!doctype html><html><body><div id="root"></div></body></html>');
-  await writeFile(join(root, 'shell', 'dist', 'main.0123abcd.js'), `console.log(${JSON.stringify('shell '.repeat(2000))});`);
+  await writeBuilt(join(root, 'shell', 'dist', 'main.0123abcd.js'), SHELL_SCRIPT);
   for (const remote of ['mf-messenger', 'mf-calls', 'mf-staff']) {
     await mkdir(join(root, remote, 'dist'), { recursive: true });
-    await writeFile(join(root, remote, 'dist', 'remoteEntry.js'), `var ${remote.replace('-', '_')} = {};`);
+    await writeBuilt(join(root, remote, 'dist', 'remoteEntry.js'), REMOTE_ENTRY);
   }
   return root;
 }
@@ -61,6 +72,28 @@ describe('the client pages', () => {
       assert.equal(response.headers.get('x-frame-options'), 'DENY');
       assert.equal(response.headers.get('referrer-policy'), 'same-origin');
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+    });
+  }
+
+  for (const [path, content] of [
+    ['/main.0123abcd.js', SHELL_SCRIPT],
+    ['/remotes/mf-messenger/remoteEntry.js', REMOTE_ENTRY],
+    ['/remotes/mf-calls/remoteEntry.js', REMOTE_ENTRY],
+  ] as const) {
+    it(`${path} is sent precompressed to browsers that accept it, with Vary: Accept-Encoding`, async () => {
+      for (const [accept, expected] of [
+        ['gzip, deflate, br, zstd', 'br'],
+        ['gzip, deflate', 'gzip'],
+        ['identity', null],
+      ] as const) {
+        // fetch decodes the body itself; the headers still say how it travelled.
+        const response = await fetch(`${server.url}${path}`, { headers: { 'accept-encoding': accept } });
+        assert.equal(response.status, 200);
+        assert.equal(response.headers.get('content-encoding'), expected, `Accept-Encoding: ${accept}`);
+        assert.match(response.headers.get('vary') ?? '', /accept-encoding/i);
+        assert.match(response.headers.get('content-type') ?? '', /javascript/);
+        assert.equal(await response.text(), content);
+      }
     });
   }
 

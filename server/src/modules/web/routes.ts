@@ -4,8 +4,11 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { securityHeaders } from './security-headers.js';
 
-/** Files that name the current build; they must be revalidated on every load. Everything else is content-hashed. */
-const ENTRY_FILES = /(^|\/)(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|remotes\.json)$/;
+/**
+ * Files whose name stays the same from build to build; they must be revalidated on every load. Everything else is
+ * content-hashed.
+ */
+const ENTRY_FILES = /(^|\/)(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|remotes\.json|favicon\.ico)$/;
 
 function cacheHeaders(reply: FastifyReply, path: string): void {
   reply.header('Cache-Control', ENTRY_FILES.test(path) ? 'no-cache' : 'public, max-age=31536000, immutable');
@@ -42,13 +45,20 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
       decorateReply: false,
       index: false,
       setHeaders: cacheHeaders,
-      // Remotes may be loaded by a shell on another origin (independent deploys).
-      preCompressed: false,
+      // The build writes .br and .gz beside each file: sent to browsers that accept them, with Vary.
+      preCompressed: true,
     });
   }
 
   if (hasShell) {
-    await app.register(fastifyStatic, { root: shellDist, prefix: '/', index: 'index.html', wildcard: true, setHeaders: cacheHeaders });
+    await app.register(fastifyStatic, {
+      root: shellDist,
+      prefix: '/',
+      index: 'index.html',
+      wildcard: true,
+      setHeaders: cacheHeaders,
+      preCompressed: true,
+    });
   }
 
   app.setNotFoundHandler((request, reply) => {
