@@ -55,5 +55,6 @@ test('deleting the only message of a chat shows "Message deleted" as the other s
   await expect(messageRow(anna, 'only this one')).toHaveCount(0);
   await expect(row).toContainText('Message deleted');
   await expect(row).not.toContainText('only this one');
+  await anna.getByRole('tab', { name: 'Chats' }).click();
   await expect(anna.getByRole('link', { name: /Boris/ })).toContainText('Message deleted');
 });

@@ -42,3 +42,29 @@ test('a message written while offline waits, survives a reload, and is delivered
   await boris.reload();
   await expect(messageRow(boris, 'Written on the train')).toHaveCount(1);
 });
+
+// Issue 9: going offline showed nothing but a clock on the message.
+test('losing the network shows that the connection is lost, and that it is back', async ({ browser }) => {
+  const context = await browser.newContext();
+  const anna = await context.newPage();
+  const boris = await (await browser.newContext()).newPage();
+  const borisPhone = newPhone();
+  await signUpInBrowser(anna, 'Anna');
+  await signUpInBrowser(boris, 'Boris', borisPhone);
+  await addContact(anna, borisPhone, 'Boris');
+  await openChatWith(anna, 'Boris');
+  await expect(anna.getByRole('status').filter({ hasText: /connection|Connect/i })).toHaveCount(0);
+
+  await context.setOffline(true);
+  await expect(anna.getByRole('status').filter({ hasText: 'No connection. Reconnecting…' })).toBeVisible();
+  await anna.getByRole('textbox', { name: 'Message' }).fill('While the network was gone');
+  await anna.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(messageRow(anna, 'While the network was gone').getByRole('img', { name: 'Sending…' })).toBeVisible();
+
+  await context.setOffline(false);
+  await expect(anna.getByRole('status').filter({ hasText: 'Connected again' })).toBeVisible({ timeout: 30_000 });
+  await expect(anna.getByRole('status').filter({ hasText: 'No connection' })).toHaveCount(0);
+  await expect(messageRow(anna, 'While the network was gone').getByRole('img', { name: 'Sent' })).toBeVisible({ timeout: 40_000 });
+  await expect(anna.getByRole('status').filter({ hasText: 'Connected again' })).toHaveCount(0);
+  await context.close();
+});

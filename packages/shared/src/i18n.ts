@@ -38,8 +38,8 @@ export function tooManyRequestsText(seconds: number): string {
 }
 
 /**
- * The text to show for a failure: a spec §8 server string or a well-known error code in the person's language,
- * else the server's own message, else the given fallback key.
+ * The text to show for a failure, always in the person's language: a spec §8 server string or the server's error
+ * code mapped to its translation, else the given fallback key. The server's own English `message` is never shown.
  */
 export function errorText(error: unknown, fallbackKey: string): string {
   if (error instanceof ApiError) {
@@ -47,7 +47,7 @@ export function errorText(error: unknown, fallbackKey: string): string {
     const key = SERVER_STRING_KEYS[error.message] ?? ERROR_CODE_KEYS[error.code];
     if (key) return i18n.t(`common:${key}`);
     if (error.status === 429) return tooManyRequestsText(error.retryAfterSeconds ?? 60);
-    if (error.message) return error.message;
+    // An error code we have no words for: the caller's own (translated) text, never the server's English.
   }
   return i18n.t(fallbackKey);
 }

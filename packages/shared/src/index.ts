@@ -20,7 +20,7 @@ export { useConnectionStore } from './stores/connection';
 export { useUsersStore, type UsersState } from './stores/users';
 export { useContactsStore, type ContactsState } from './stores/contacts';
 export { useNotificationsStore, type NotificationItem, type NotificationKind, type NotificationsState } from './stores/notifications';
-export { useChatsStore, sortChats, type ChatsState } from './stores/chats';
+export { useChatsStore, sortChats, isListed, type ChatsState } from './stores/chats';
 export { useCallStore, meetingPath, type ActiveCall, type CallNotice, type CallNoticeKind, type CallState, type IncomingCall } from './stores/call';
 export { hangUpCall, meetingSocketUrl } from './services/calls';
 export { useMessagesStore, type ChatThread, type MessagesState } from './stores/messages';

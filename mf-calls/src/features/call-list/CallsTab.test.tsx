@@ -120,5 +120,5 @@ test('reloads the history a moment after a call ends, keeping the list on screen
 test('offers a retry when the history cannot be loaded', async () => {
   mockFetch({ 'GET /api/chat/call/history': { status: 500, body: { error: 'internal', message: 'Internal server error' } } });
   render(<CallsTab />, { wrapper: MemoryRouter });
-  expect(await screen.findByRole('alert')).toHaveTextContent('Internal server error');
+  expect(await screen.findByRole('alert')).toHaveTextContent('Something went wrong on the server. Please try again.');
 });

@@ -94,3 +94,23 @@ test('someone without a name or username is listed by the phone the viewer may s
   expect(screen.getByRole('link')).toHaveTextContent('+49 1511 2345678');
   expect(screen.getByRole('link')).not.toHaveTextContent('?');
 });
+
+test('a chat leaves the list once its latest message’s auto-delete time passes, and comes back with a newer message (spec §4)', () => {
+  const now = Date.parse('2026-05-01T10:00:10Z');
+  const expiring = chat(13, 2, '2026-05-01T10:00:00Z', 0, 'self-destructs');
+  expiring.last_message = { ...expiring.last_message!, expires_at: '2026-05-01T10:00:05Z' };
+  const lasting = chat(14, 3, '2026-05-01T09:00:00Z');
+  useChatsStore.setState({ loaded: true, snapshotSeq: 0, expiredRows: {}, chats: [expiring, lasting] });
+  render(<ChatList />, { wrapper: MemoryRouter });
+  expect(screen.getAllByRole('link')).toHaveLength(2);
+  act(() => useChatsStore.getState().pruneExpired(now));
+  expect(screen.getAllByRole('link').map((row) => row.getAttribute('href'))).toEqual(['/14']);
+  // The server's sweep deletes it and names an older message as the latest: still gone.
+  act(() =>
+    useChatsStore.getState().applyEvent({ seq: 1, event_type: 'message-deleted', additional_info: { chat_id: 13, message_id: 130, last_message: null } }, 1),
+  );
+  expect(screen.getAllByRole('link')).toHaveLength(1);
+  const newer = { ...expiring.last_message!, id: 200, client_id: 'n', text: 'new one', expires_at: null, created_at: '2026-05-01T10:01:00Z' };
+  act(() => useChatsStore.getState().applyEvent({ seq: 2, event_type: 'text', additional_info: { chat_id: 13, message_id: 200, message: newer, user: { id: 2 } as never } }, 1));
+  expect(screen.getAllByRole('link').map((row) => row.getAttribute('href'))).toEqual(['/13', '/14']);
+});

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import {
   Role,
   chatDisplay,
+  isListed,
   matchesSearch,
   useAuthStore,
   useChatsStore,
@@ -28,12 +29,17 @@ export function useChatRows(): { rows: ChatRowModel[]; loaded: boolean; searchin
   const isAdmin = useAuthStore((state) => (state.user?.role ?? 0) >= Role.admin);
   const secretMode = useAdminChatsStore((state) => state.showSecret) && isAdmin;
   const own = useChatsStore((state) => state.chats);
+  const expiredRows = useChatsStore((state) => state.expiredRows);
   const ownLoaded = useChatsStore((state) => state.loaded);
   const secret = useAdminChatsStore((state) => state.chats);
   const secretLoaded = useAdminChatsStore((state) => state.loaded);
   const chats = useMemo(
-    () => (secretMode ? secret.filter((chat) => chat.chat_type === 'group') : isAdmin ? own.filter((chat) => chat.chat_type === 'private') : own),
-    [secretMode, secret, own, isAdmin],
+    () => {
+      if (secretMode) return secret.filter((chat) => chat.chat_type === 'group');
+      const listed = own.filter((chat) => isListed(chat, expiredRows));
+      return isAdmin ? listed.filter((chat) => chat.chat_type === 'private') : listed;
+    },
+    [secretMode, secret, own, isAdmin, expiredRows],
   );
   const loaded = secretMode ? secretLoaded : ownLoaded;
   const contacts = useContactsStore((state) => state.contacts);

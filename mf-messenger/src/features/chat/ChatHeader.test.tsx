@@ -68,7 +68,7 @@ test('a call that cannot be started is reported as an error notification', async
   mockFetch({ 'POST /api/meet/call': { status: 500, body: { error: 'internal', message: 'Internal server error' } } });
   renderHeader(chat());
   await user.click(screen.getByRole('button', { name: 'Call' }));
-  expect(useNotificationsStore.getState().items).toEqual([expect.objectContaining({ kind: 'error', text: 'Internal server error' })]);
+  expect(useNotificationsStore.getState().items).toEqual([expect.objectContaining({ kind: 'error', text: 'Something went wrong on the server. Please try again.' })]);
   expect(useCallStore.getState().active).toBeNull();
 });
 
@@ -121,6 +121,6 @@ test('a recording switch the server refuses is reported as an error notification
   });
   renderHeader(chat());
   await user.click(await screen.findByRole('button', { name: 'Record calls', pressed: false }));
-  expect(useNotificationsStore.getState().items).toEqual([expect.objectContaining({ kind: 'error', text: 'Internal server error' })]);
+  expect(useNotificationsStore.getState().items).toEqual([expect.objectContaining({ kind: 'error', text: 'Something went wrong on the server. Please try again.' })]);
   expect(screen.getByRole('button', { name: 'Record calls', pressed: false })).toBeEnabled();
 });

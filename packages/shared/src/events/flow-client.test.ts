@@ -148,4 +148,34 @@ describe('FlowClient', () => {
     expect(FakeSocket.all).toHaveLength(1);
     await flush;
   });
+
+  it('is offline as soon as the browser goes offline, and resumes from its seq when it is back', async () => {
+    const statuses: string[] = [];
+    FakeSocket.all = [];
+    const client = new FlowClient({
+      url: (token, from) => `ws://test/flow?token=${token}${from === null ? '' : `&since=${from}`}`,
+      getToken: async () => 'tok',
+      onEvent: () => undefined,
+      onResync: () => undefined,
+      onStatus: (status) => statuses.push(status),
+      createSocket: (url) => new FakeSocket(url) as unknown as WebSocket,
+    });
+    client.start(5);
+    await settle();
+    const first = FakeSocket.all[0]!;
+    first.frame({ event_type: 'ready', additional_info: { seq: 5 } });
+    first.frame(event(6));
+    expect(statuses.at(-1)).toBe('online');
+    window.dispatchEvent(new Event('offline'));
+    expect(statuses.at(-1)).toBe('offline');
+    expect(first.closedWith).toBe(1000);
+    window.dispatchEvent(new Event('online'));
+    await settle();
+    const second = FakeSocket.all.at(-1)!;
+    expect(second).not.toBe(first);
+    expect(second.url).toBe('ws://test/flow?token=tok&since=6');
+    second.frame({ event_type: 'ready', additional_info: { seq: 6 } });
+    expect(statuses.at(-1)).toBe('online');
+    client.stop();
+  });
 });

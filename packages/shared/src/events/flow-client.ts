@@ -24,7 +24,9 @@ const SESSION_ENDED = 4003;
  * The `/user/flow` connection: one per session. It applies events strictly in seq order — an event at
  * `last + 1` is applied, one at or below `last` is a duplicate and dropped, one further ahead waits briefly for
  * the gap to fill and otherwise triggers a reconnect that resumes from `last`. It reconnects with back-off
- * after any drop, and at once when the browser comes back online.
+ * after any drop, and at once when the browser comes back online. When the browser says it went offline the
+ * socket is given up at once: a socket whose network is gone may stay "open" for a long while without a word
+ * (the server's pings are invisible to a page), and the person would see nothing but messages that never go.
  */
 export class FlowClient {
   private socket: WebSocket | null = null;
@@ -43,14 +45,20 @@ export class FlowClient {
     if (this.running) return;
     this.running = true;
     this.lastSeq = since;
-    if (typeof window !== 'undefined') window.addEventListener('online', this.reconnectNow);
+    if (typeof window !== 'undefined') {
+      window.addEventListener('online', this.reconnectNow);
+      window.addEventListener('offline', this.dropNow);
+    }
     void this.connect();
   }
 
   /** The spec's manual clear: close with 1000 "Manual close" and stay closed. */
   stop(): void {
     this.running = false;
-    if (typeof window !== 'undefined') window.removeEventListener('online', this.reconnectNow);
+    if (typeof window !== 'undefined') {
+      window.removeEventListener('online', this.reconnectNow);
+      window.removeEventListener('offline', this.dropNow);
+    }
     this.clearTimers();
     this.ahead.clear();
     const socket = this.socket;
@@ -70,8 +78,25 @@ export class FlowClient {
     void this.connect();
   };
 
+  /** The browser lost its network: the connection is down now, not after a timeout; it resumes from `lastSeq`. */
+  private readonly dropNow = () => {
+    if (!this.running) return;
+    const socket = this.socket;
+    this.socket = null;
+    this.clearGap();
+    this.ahead.clear();
+    socket?.close(config.socketNormalCloseCode, 'offline');
+    this.setStatus('offline');
+    this.scheduleReconnect();
+  };
+
   private async connect(renewToken = false): Promise<void> {
     if (!this.running) return;
+    // Known to be offline: nothing to try until the browser says it is back ('online').
+    if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+      this.setStatus('offline');
+      return;
+    }
     this.setStatus('connecting');
     let token: string;
     try {

@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors';
+import { errorText } from '../i18n';
 import type { ChatMessage, FileInfo, Message, MessageMeta, MessageType } from '../model/types';
 import type { OutgoingMessage } from '../events/chat-socket';
 import { outbox, type OutboxEntry } from '../storage/outbox';
@@ -136,7 +136,7 @@ function deliver(entry: OutboxEntry): void {
       useChatsStore.getState().noteOwnMessage(stored);
     })
     .catch((error: unknown) => {
-      const reason = error instanceof ApiError ? error.message : String(error);
+      const reason = errorText(error, 'common:errors.generic');
       outbox.put(userId, { ...entry, message: { ...entry.message, state: 'failed', error: reason } });
       useMessagesStore.getState().markFailed(entry.frame.client_id, entry.frame.chat_id, reason);
     });

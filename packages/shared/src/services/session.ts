@@ -96,7 +96,12 @@ export function startSession(): Promise<void> {
       flow.start(seq);
       restoreOutbox();
       // Spec §4: messages with an expiry are checked every second and leave the view when their time comes.
-      expiryTimer ??= setInterval(() => useMessagesStore.getState().pruneExpired(Date.now()), config.expiryCheckMs);
+      // The chat list too: a chat whose latest message expired leaves the list.
+      expiryTimer ??= setInterval(() => {
+        const now = Date.now();
+        useMessagesStore.getState().pruneExpired(now);
+        useChatsStore.getState().pruneExpired(now);
+      }, config.expiryCheckMs);
     } catch (error) {
       // Spec §4: a deleted account, or the server saying "no such user", signs the person out.
       if (error instanceof ApiError && error.message === ServerStrings.noSuchUser) api.endSession();

@@ -13,6 +13,13 @@ export interface ChatsState {
   snapshotSeq: number;
   /** The chat open on screen, if any: its messages are read as they come. */
   activeChatId: number | null;
+  /**
+   * Chats whose row left the list because their latest message's auto-delete time passed (spec §4), with the id
+   * of that message: the row comes back only with a newer message. The chat itself stays (an open chat goes on).
+   */
+  expiredRows: Record<number, number>;
+  /** Spec §4, checked every second: a chat whose latest message has expired leaves the list. */
+  pruneExpired(now: number): void;
   load(): Promise<number>;
   applyEvent(event: FlowEvent, myId: number): void;
   setActive(chatId: number | null): void;
@@ -33,6 +40,12 @@ export interface ChatsState {
 
 function activity(chat: Chat): string {
   return chat.last_message_at ?? chat.created_at;
+}
+
+/** Whether a chat has a row in the list: not while its latest message has expired (spec §4), until a newer one. */
+export function isListed(chat: Chat, expiredRows: Record<number, number>): boolean {
+  const expiredId = expiredRows[chat.id];
+  return expiredId === undefined || (chat.last_message?.id ?? 0) > expiredId;
 }
 
 export function sortChats(chats: Chat[]): Chat[] {
@@ -75,6 +88,15 @@ export const useChatsStore = create<ChatsState>((set, get) => {
     loaded: false,
     snapshotSeq: 0,
     activeChatId: null,
+    expiredRows: {},
+    pruneExpired: (now) => {
+      const gone = get().chats.filter((chat) => {
+        const last = chat.last_message;
+        return last?.expires_at && Date.parse(last.expires_at) <= now && get().expiredRows[chat.id] !== last.id;
+      });
+      if (gone.length === 0) return;
+      set((state) => ({ expiredRows: { ...state.expiredRows, ...Object.fromEntries(gone.map((chat) => [chat.id, chat.last_message!.id])) } }));
+    },
     load: async () => {
       const response = await chatsApi.list();
       useUsersStore.getState().upsert(response.users);
@@ -162,6 +184,6 @@ export const useChatsStore = create<ChatsState>((set, get) => {
     remove: (chatId) => set((state) => ({ chats: state.chats.filter((chat) => chat.id !== chatId) })),
     patch: (chatId, fields) =>
       set((state) => ({ chats: sortChats(state.chats.map((chat) => (chat.id === chatId ? { ...chat, ...fields } : chat))) })),
-    reset: () => set({ chats: [], loaded: false, snapshotSeq: 0, activeChatId: null }),
+    reset: () => set({ chats: [], loaded: false, snapshotSeq: 0, activeChatId: null, expiredRows: {} }),
   };
 });
