@@ -7,6 +7,7 @@ import { MessageList } from './MessageList';
 import { Composer } from './Composer';
 import { ChatSearch } from './ChatSearch';
 import { DeleteMessageDialog } from './DeleteMessageDialog';
+import { ForwardDialog } from './ForwardDialog';
 import { useChatUiStore } from './chatUiStore';
 import { useUploadsStore } from './uploadsStore';
 import { GroupPanel } from '../groups/GroupPanel';
@@ -32,12 +33,14 @@ export function ChatPage({ chatId }: { chatId: number }) {
   const [query, setQuery] = useState('');
   const [dragging, setDragging] = useState(false);
   const [wasThere, setWasThere] = useState(false);
+  const forwarding = useChatUiStore((state) => state.forwarding);
 
   useEffect(() => {
     useChatsStore.getState().setActive(chatId);
     return () => {
       if (useChatsStore.getState().activeChatId === chatId) useChatsStore.getState().setActive(null);
       useChatUiStore.getState().askDelete(null);
+      useChatUiStore.getState().askForward(null);
     };
   }, [chatId]);
 
@@ -133,6 +136,9 @@ export function ChatPage({ chatId }: { chatId: number }) {
           )}
           <MessageList chat={chat} highlight={searching ? query : undefined} />
           <DeleteMessageDialog chat={chat} />
+          {forwarding && forwarding.message.chat_id === chat.id && (
+            <ForwardDialog message={forwarding.message} authorName={forwarding.authorName} onClose={() => useChatUiStore.getState().askForward(null)} />
+          )}
           {observer ? (
             <p className="msg-observer-note" role="note">
               {t('chat.observer')}

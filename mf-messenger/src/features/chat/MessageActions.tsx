@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   Icon,
@@ -11,7 +11,6 @@ import {
   type ChatMessage,
 } from '@messenger/shared';
 import { useChatUiStore } from './chatUiStore';
-import { ForwardDialog } from './ForwardDialog';
 import { SaveAsLink } from './SaveAsLink';
 import { useIsObserver } from './observer';
 
@@ -37,7 +36,6 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
   const { t } = useTranslation('messenger');
   const me = useAuthStore((state) => state.user);
   const setReplyTo = useChatUiStore((state) => state.setReplyTo);
-  const [forwarding, setForwarding] = useState(false);
   const menuId = useId();
   const menu = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
@@ -114,7 +112,7 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
           style={{ left: Math.min(position.x, window.innerWidth - 200), top: Math.min(position.y, window.innerHeight - 240) }}
         >
           {sent && !observer && item(t('chat.reply'), () => setReplyTo(chat.id, message))}
-          {sent && !observer && message.type !== 'call' && item(t('chat.forward'), () => setForwarding(true))}
+          {sent && !observer && message.type !== 'call' && item(t('chat.forward'), () => useChatUiStore.getState().askForward({ message, authorName: senderName }))}
           {message.type !== 'call' && (message.text || message.file) && item(t('chat.copy'), () => void copy())}
           {sent && message.file && <SaveAsLink path={message.file.path} name={message.file.name} asMenuItem onDone={onClose} />}
           {message.state === 'failed' && item(t('chat.retry'), () => retrySend(message))}
@@ -122,7 +120,6 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
           {sent && canDelete(message, chat, me) && item(t('chat.delete'), () => useChatUiStore.getState().askDelete(message))}
         </div>
       )}
-      {forwarding && <ForwardDialog message={message} authorName={senderName} onClose={() => setForwarding(false)} />}
     </>
   );
 }

@@ -17,6 +17,8 @@ function ListTop({ context }: { context?: { loading: boolean; label: string } })
 const START_INDEX = 1_000_000_000;
 /** How many pages the list may load while looking for a message to show (a reply's quote, a search hit). */
 const MAX_PAGES_TO_FIND = 40;
+/** Within this distance of the end the reader is "at the bottom": the list follows what comes. */
+const BOTTOM_PX = 80;
 
 interface MessageListProps {
   chat: Chat;
@@ -29,6 +31,12 @@ interface MessageListProps {
  * history. It opens at the newest, loads older pages as the reader scrolls up without moving what they are
  * reading, follows new messages only when the reader is at the bottom, and otherwise offers a scroll-down
  * button with the count of new messages below.
+ *
+ * "At the bottom" is read from the scroller itself (its scroll events), not from the virtual list's estimates:
+ * rows have very different heights (long texts, quotes, media that grows when it loads, deleted rows), and a
+ * virtual list only knows the heights of rows it has rendered. So following the newest means "keep the scroller
+ * at its end whenever the content grows" (new rows, a picture that loaded), and the scroll-down button does the
+ * same until the end is reached — never a jump to an estimated offset.
  */
 export function MessageList({ chat, highlight }: MessageListProps) {
   const { t } = useTranslation('messenger');
@@ -37,8 +45,12 @@ export function MessageList({ chat, highlight }: MessageListProps) {
   const messages = useMemo(() => thread?.messages ?? [], [thread?.messages]);
   const list = useRef<VirtuosoHandle>(null);
   const [anchor, setAnchor] = useState<string | null>(null);
+  const scroller = useRef<HTMLElement | null>(null);
+  /** Whether the list keeps to its end as content grows: the reader is at the bottom (or asked to go there). */
+  const stick = useRef(true);
   const [atBottom, setAtBottom] = useState(true);
-  const [seenCount, setSeenCount] = useState(0);
+  /** The newest stored message the reader has had in view at the bottom; newer ones from others are "new". */
+  const [seenId, setSeenId] = useState(0);
   const [flashId, setFlashId] = useState<number | null>(null);
   const focus = useChatUiStore((state) => state.focus);
 
@@ -54,8 +66,46 @@ export function MessageList({ chat, highlight }: MessageListProps) {
   const anchorIndex = Math.max(0, messages.findIndex((message) => message.client_id === anchor));
   const firstItemIndex = START_INDEX - anchorIndex;
 
-  if (atBottom && seenCount !== messages.length) setSeenCount(messages.length);
-  const unseen = atBottom ? 0 : messages.slice(seenCount).filter((message) => message.sender_id !== me).length;
+  // Ids grow with time, so older pages (lower ids) never count as new — only what arrived below the view.
+  const newestId = messages.reduce((max, message) => (message.state === 'sent' && message.id > max ? message.id : max), 0);
+  if (atBottom && seenId < newestId) setSeenId(newestId);
+  const unseen = atBottom ? 0 : messages.filter((message) => message.state === 'sent' && message.id > seenId && message.sender_id !== me).length;
+
+  const toEnd = useCallback(() => {
+    const element = scroller.current;
+    if (element) element.scrollTop = element.scrollHeight;
+  }, []);
+
+  const lastTop = useRef(0);
+  const onScroll = useCallback(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const bottom = element.scrollHeight - element.scrollTop - element.clientHeight <= BOTTOM_PX;
+    // Only the reader moving up lets go of the end. Content growing below (rows measured, a picture loaded)
+    // leaves scrollTop where it was, and older pages coming in above push it down: neither is the reader leaving.
+    if (bottom) stick.current = true;
+    else if (element.scrollTop < lastTop.current) stick.current = false;
+    lastTop.current = element.scrollTop;
+    setAtBottom(bottom);
+  }, []);
+
+  const setScroller = useCallback(
+    (element: HTMLElement | Window | null) => {
+      scroller.current?.removeEventListener('scroll', onScroll);
+      scroller.current = element instanceof HTMLElement ? element : null;
+      scroller.current?.addEventListener('scroll', onScroll, { passive: true });
+    },
+    [onScroll],
+  );
+
+  // Something I send brings me to the end, wherever I was.
+  const last = messages.at(-1);
+  const lastMineKey = last && last.sender_id === me ? last.client_id : null;
+  useEffect(() => {
+    if (lastMineKey === null) return;
+    stick.current = true;
+    toEnd();
+  }, [lastMineKey, toEnd]);
 
   const loadOlder = useCallback(() => {
     void useMessagesStore
@@ -73,6 +123,7 @@ export function MessageList({ chat, highlight }: MessageListProps) {
         const current = useMessagesStore.getState().threads[chat.id];
         const index = current?.messages.findIndex((message) => message.id === focus.messageId) ?? -1;
         if (index >= 0) {
+          stick.current = false;
           list.current?.scrollToIndex({ index, align: 'center', behavior: 'smooth' });
           setFlashId(focus.messageId);
           return;
@@ -134,9 +185,13 @@ export function MessageList({ chat, highlight }: MessageListProps) {
         computeItemKey={(_index, message) => message.client_id}
         itemContent={renderMessage}
         startReached={thread.hasMore ? loadOlder : undefined}
-        followOutput={(bottom) => (bottom || messages.at(-1)?.sender_id === me ? 'smooth' : false)}
-        atBottomStateChange={setAtBottom}
-        atBottomThreshold={80}
+        scrollerRef={setScroller}
+        followOutput={() => (stick.current ? 'auto' : false)}
+        // Content grew (a new row, a picture that loaded, a row measured taller than estimated): keep to the end.
+        totalListHeightChanged={() => {
+          if (stick.current) toEnd();
+        }}
+        atBottomThreshold={BOTTOM_PX}
         increaseViewportBy={{ top: 400, bottom: 200 }}
         components={{ Header: ListTop }}
         context={{ loading: thread.loading, label: t('chat.loadingOlder') }}
@@ -146,7 +201,11 @@ export function MessageList({ chat, highlight }: MessageListProps) {
           type="button"
           className="msg-scroll-down"
           aria-label={unseen > 0 ? t('chat.scrollDownNew', { count: unseen }) : t('chat.scrollDown')}
-          onClick={() => list.current?.scrollToIndex({ index: messages.length - 1, align: 'end', behavior: 'smooth' })}
+          onClick={() => {
+            // To the very end, and stay there while the rows on the way are measured.
+            stick.current = true;
+            toEnd();
+          }}
         >
           <Icon name="down" />
           {unseen > 0 && <span className="msg-badge">{unseen}</span>}

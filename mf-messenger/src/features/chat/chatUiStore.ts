@@ -13,16 +13,21 @@ export interface ChatUiState {
    * confirmation living in it vanished with it.
    */
   deleting: ChatMessage | null;
+  /** The message being forwarded (and its author's name), kept here for the same reason. */
+  forwarding: { message: ChatMessage; authorName: string } | null;
   setReplyTo(chatId: number, message: ChatMessage | undefined): void;
   focusMessage(chatId: number, messageId: number): void;
   askDelete(message: ChatMessage | null): void;
+  askForward(forwarding: { message: ChatMessage; authorName: string } | null): void;
 }
 
 export const useChatUiStore = create<ChatUiState>((set) => ({
   replyTo: {},
   focus: null,
   deleting: null,
+  forwarding: null,
   setReplyTo: (chatId, message) => set((state) => ({ replyTo: { ...state.replyTo, [chatId]: message } })),
   focusMessage: (chatId, messageId) => set({ focus: { chatId, messageId, nonce: Date.now() } }),
   askDelete: (message) => set({ deleting: message }),
+  askForward: (forwarding) => set({ forwarding }),
 }));
