@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN_PHONE, STAFF_PHONE, THIRD_ADMIN_PHONE } from './tests/fixtures';
+import { ADMIN_PHONE, FOURTH_ADMIN_PHONE, STAFF_PHONE, THIRD_ADMIN_PHONE } from './tests/fixtures';
 import { RELAY_BASE_URL, RELAY_PORT, TURN_PORT, TURN_URL } from './tests/relay-server';
 
 const port = Number(process.env.E2E_PORT ?? 18_080);
@@ -52,7 +52,7 @@ const serverEnv = {
   HOST: '127.0.0.1',
   LOG_LEVEL: 'warn',
   OTP_PER_IP_PER_HOUR: '10000',
-  ADMIN_PHONES: `${ADMIN_PHONE},${STAFF_PHONE},${THIRD_ADMIN_PHONE}`,
+  ADMIN_PHONES: `${ADMIN_PHONE},${STAFF_PHONE},${THIRD_ADMIN_PHONE},${FOURTH_ADMIN_PHONE}`,
 };
 const serverCommand = 'node --enable-source-maps ../server/dist/main.js';
 

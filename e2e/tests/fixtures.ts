@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { randomInt } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
 
@@ -6,6 +6,7 @@ import { crc32, deflateSync } from 'node:zlib';
 export const ADMIN_PHONE = '+4915100000999';
 export const STAFF_PHONE = '+4915100000998';
 export const THIRD_ADMIN_PHONE = '+4915100000997';
+export const FOURTH_ADMIN_PHONE = '+4915100000996';
 
 /** A valid mobile number nobody else in this run has. */
 export function newPhone(): string {
@@ -139,4 +140,15 @@ export function makePng(width: number, height: number): Buffer {
     chunk('IDAT', deflateSync(Buffer.concat(rows))),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/** How far an element's content (its text and controls) stays from its parent's left and right edges, in px. */
+export async function contentInset(locator: Locator): Promise<{ left: number; right: number }> {
+  return locator.evaluate((element) => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const content = range.getBoundingClientRect();
+    const parent = element.parentElement!.getBoundingClientRect();
+    return { left: content.left - parent.left, right: parent.right - content.right };
+  });
 }

@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { ADMIN_PHONE, THIRD_ADMIN_PHONE, codeFor, newPhone, send, signInStaff, signUpAdminInBrowser, signUpInBrowser } from './fixtures';
+import { ADMIN_PHONE, THIRD_ADMIN_PHONE, codeFor, contentInset, newPhone, send, signInStaff, signUpAdminInBrowser, signUpInBrowser } from './fixtures';
 
 test('admin and manager: a manager is added, signs in with passwords, runs a secret chat; the admin oversees it', async ({ browser }) => {
   const admin = await (await browser.newContext()).newPage();
@@ -55,9 +55,17 @@ test('admin and manager: a manager is added, signs in with passwords, runs a sec
   // The admin finds it among the secret chats, reads it without being in it, and deletes it.
   await staffBar.getByRole('link', { name: 'Chats' }).click();
   await admin.getByRole('switch', { name: 'Show secret chats' }).check();
+  // The switch's row is inset like the rows around it, not flush with the side bar's edges.
+  const toggleRow = admin.locator('label', { has: admin.getByRole('switch', { name: 'Show secret chats' }) });
+  const toggleInset = await contentInset(toggleRow);
+  expect(toggleInset.left).toBeGreaterThanOrEqual(12);
+  expect(toggleInset.right).toBeGreaterThanOrEqual(12);
   await admin.getByRole('link', { name: /Sales desk/ }).click();
   await expect(admin.getByRole('log', { name: 'Messages' }).getByText('Hello sales')).toBeVisible();
   await expect(admin.getByRole('note')).toContainText('as an administrator');
+  const noteInset = await contentInset(admin.getByRole('note'));
+  expect(noteInset.left).toBeGreaterThanOrEqual(12);
+  expect(noteInset.right).toBeGreaterThanOrEqual(12);
   await expect(admin.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
   await admin.getByRole('button', { name: 'Delete chat' }).click();
   await admin.getByRole('dialog', { name: 'Delete this chat?' }).getByRole('button', { name: 'Delete chat' }).click();

@@ -70,3 +70,4 @@ export { useTemporaryLoginStore, unlessGuest } from './stores/temporary-login';
 export { TemporaryLoginModal } from './ui/TemporaryLoginModal';
 export { Icon, type IconName } from './ui/Icon';
 export { LanguageSelect, LANGUAGE_NAMES } from './ui/LanguageSelect';
+export { useBottomInset, BOTTOM_INSET_VARIABLE } from './ui/useBottomInset';

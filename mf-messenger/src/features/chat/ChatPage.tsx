@@ -1,6 +1,6 @@
-import { useEffect, useState, type DragEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, chatsApi, errorText, useAuthStore, useChatsStore, useUsersStore, type Chat } from '@messenger/shared';
+import { ApiError, chatsApi, errorText, useAuthStore, useChatsStore, useBottomInset, useUsersStore, type Chat } from '@messenger/shared';
 import { ObserverContext } from './observer';
 import { ChatHeader } from './ChatHeader';
 import { MessageList } from './MessageList';
@@ -140,9 +140,7 @@ export function ChatPage({ chatId }: { chatId: number }) {
             <ForwardDialog message={forwarding.message} authorName={forwarding.authorName} onClose={() => useChatUiStore.getState().askForward(null)} />
           )}
           {observer ? (
-            <p className="msg-observer-note" role="note">
-              {t('chat.observer')}
-            </p>
+            <ObserverNote text={t('chat.observer')} />
           ) : (
             <Composer chatId={chat.id} />
           )}
@@ -160,5 +158,16 @@ export function ChatPage({ chatId }: { chatId: number }) {
           ))}
       </div>
     </ObserverContext.Provider>
+  );
+}
+
+/** Shown instead of the composer to an admin reading a chat they are not in; toasts float above it too. */
+function ObserverNote({ text }: { text: string }) {
+  const note = useRef<HTMLParagraphElement>(null);
+  useBottomInset(note);
+  return (
+    <p className="msg-observer-note" role="note" ref={note}>
+      {text}
+    </p>
   );
 }

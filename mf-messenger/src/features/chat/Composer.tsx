@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon, characterCount, clampCharacters, config, sendMessage } from '@messenger/shared';
+import { Icon, characterCount, clampCharacters, config, sendMessage, useBottomInset } from '@messenger/shared';
 import { useChatUiStore } from './chatUiStore';
 import { useUploadsStore } from './uploadsStore';
 import { ReplyBar } from './ReplyBar';
@@ -19,6 +19,9 @@ export function Composer({ chatId }: { chatId: number }) {
   const [text, setText] = useState('');
   const [recording, setRecording] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
+  // Notifications and toasts float above the composer, never over its Send button.
+  const area = useRef<HTMLDivElement>(null);
+  useBottomInset(area);
   const replyTo = useChatUiStore((state) => state.replyTo[chatId]);
   const setReplyTo = useChatUiStore((state) => state.setReplyTo);
   const startUpload = useUploadsStore((state) => state.start);
@@ -39,7 +42,7 @@ export function Composer({ chatId }: { chatId: number }) {
   };
 
   return (
-    <div className="msg-composer-area">
+    <div className="msg-composer-area" ref={area}>
       <UploadProgress chatId={chatId} />
       {replyTo && <ReplyBar message={replyTo} onCancel={() => setReplyTo(chatId, undefined)} />}
       {recording ? (
