@@ -1,4 +1,4 @@
-import { expect as baseExpect, type BrowserContext, type Page } from '@playwright/test';
+import { expect as baseExpect, type BrowserContext, type Locator, type Page } from '@playwright/test';
 
 /**
  * How long a call test waits for something that should happen by itself (a window, the other's picture, a
@@ -120,4 +120,18 @@ export async function acceptIncoming(page: Page): Promise<Page> {
 /** How many peer connections the page has made so far (a reconnect makes a new one). */
 export async function peerConnectionsMade(page: Page): Promise<number> {
   return page.evaluate(() => (window as unknown as { __peerConnections: RTCPeerConnection[] }).__peerConnections.length);
+}
+
+/** Whether a text shows in full: neither it nor anything inside it is cut off (no ellipsis, no hidden overflow). */
+export async function shownInFull(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) =>
+    [element, ...Array.from(element.querySelectorAll('*'))].every((node) => node.scrollWidth <= node.clientWidth + 1 && node.scrollHeight <= node.clientHeight + 1),
+  );
+}
+
+/** Whether two elements' boxes on the screen overlap. */
+export async function overlap(a: Locator, b: Locator): Promise<boolean> {
+  const [first, second] = await Promise.all([a.boundingBox(), b.boundingBox()]);
+  if (!first || !second) return false;
+  return first.x < second.x + second.width && second.x < first.x + first.width && first.y < second.y + second.height && second.y < first.y + first.height;
 }

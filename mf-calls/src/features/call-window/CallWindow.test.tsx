@@ -151,6 +151,17 @@ test('shows a remote at 1 frame a second or less, or without video, as their ava
   expect(within(tile()).getByText('A')).toBeInTheDocument();
 });
 
+test('my preview is a tile of the grid with two others or more, and floats only over a single other tile', () => {
+  const { rerender } = render(<CallWindow state={state()} actions={actions()} />);
+  const list = screen.getByRole('list', { name: 'Participants' });
+  expect(within(list).getByRole('figure', { name: 'You' })).toBeInTheDocument();
+  expect(within(list).getAllByRole('listitem')).toHaveLength(3);
+
+  rerender(<CallWindow state={state({ remotes: [remote()] })} actions={actions()} />);
+  expect(within(screen.getByRole('list', { name: 'Participants' })).queryByRole('figure')).not.toBeInTheDocument();
+  expect(screen.getByRole('figure', { name: 'You' })).toHaveClass('calls-self-corner');
+});
+
 test('a remote whose camera is off shows as their avatar steadily, whatever frame rate the blank picture reaches', () => {
   const { rerender } = render(<CallWindow state={state({ remotes: [remote({ videoOff: true, frameRate: 0.9 })] })} actions={actions()} />);
   const tile = () => screen.getByTestId('calls-tile-2');

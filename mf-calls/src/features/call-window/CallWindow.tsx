@@ -149,13 +149,26 @@ export function CallWindow({ state, actions, initiallyMaximized = false }: CallW
             {state.remotes.map((remote) => (
               <RemoteTile key={remote.userId} remote={remote} />
             ))}
+            {/* With two others or more, my preview is a tile of the grid: floating, it covered someone's tile. */}
+            {state.remotes.length > 1 && (
+              <li className="calls-tile">
+                <SelfView stream={state.localStream} cameraOn={state.cameraOn} screenSharing={state.screenSharing} placement="tile" />
+              </li>
+            )}
           </ul>
         ) : (
           <div className="calls-waiting">
             <Avatar name={state.title} size={96} group={state.chatType === 'group'} />
           </div>
         )}
-        <SelfView stream={state.localStream} cameraOn={state.cameraOn} screenSharing={state.screenSharing} />
+        {state.remotes.length <= 1 && (
+          <SelfView
+            stream={state.localStream}
+            cameraOn={state.cameraOn}
+            screenSharing={state.screenSharing}
+            placement={state.remotes.length === 1 ? 'corner' : 'waiting'}
+          />
+        )}
       </div>
 
       <footer className="calls-window-footer">

@@ -62,14 +62,30 @@ export function RemoteTile({ remote }: { remote: RemoteParticipant }) {
   );
 }
 
+/**
+ * Where my preview goes: a tile of the grid (two others or more), the top corner over the one other person's tile
+ * (clear of their name, at the bottom), or the bottom corner while I wait for someone.
+ */
+export type SelfPlacement = 'tile' | 'corner' | 'waiting';
+
 /** My own preview: muted (I must not hear myself), mirrored for the camera but not for a shared screen. */
-export function SelfView({ stream, cameraOn, screenSharing }: { stream: MediaStream | null; cameraOn: boolean; screenSharing: boolean }) {
+export function SelfView({
+  stream,
+  cameraOn,
+  screenSharing,
+  placement = 'waiting',
+}: {
+  stream: MediaStream | null;
+  cameraOn: boolean;
+  screenSharing: boolean;
+  placement?: SelfPlacement;
+}) {
   const { t } = useTranslation('calls');
   const captionId = useId();
   const videoRef = useStreamRef(stream);
   const showVideo = !!stream && (cameraOn || screenSharing);
   return (
-    <figure className="calls-self" aria-labelledby={captionId}>
+    <figure className={`calls-self calls-self-${placement}`} aria-labelledby={captionId}>
       <video
         ref={videoRef}
         className={screenSharing ? 'calls-video' : 'calls-video calls-mirrored'}
