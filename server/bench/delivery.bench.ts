@@ -9,9 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import { SocketProbe, chatSocketUrl, events, flowUrl, privateChat, signUp } from '../test/helpers/client.js';
+import { postgresReachable } from './postgres.js';
 
 const SEQUENTIAL = 300;
 const SENDERS = 10;
@@ -181,17 +181,6 @@ async function floodBench(label: string, database: 'pglite' | 'postgres'): Promi
   }
 }
 
-async function postgresReachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 const postgresUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 process.env.TEST_POSTGRES_URL = postgresUrl;

@@ -1,9 +1,9 @@
 // History pages of a very long chat: the newest, a middle and an old page of a 1 000 000-message chat, read by key
 // (`before_id`, what our client uses) and by the spec's `page_num` (an offset), on both databases. Figures, not
 // pass/fail: server-side time (Fastify's inject, no network), p50 and p99 over repeated reads.
-import pg from 'pg';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import { privateChat, signUp } from '../test/helpers/client.js';
+import { postgresReachable } from './postgres.js';
 
 const MESSAGES = Number(process.env.HISTORY_MESSAGES ?? 1_000_000);
 const READS = 200;
@@ -67,17 +67,6 @@ async function bench(database: 'pglite' | 'postgres'): Promise<void> {
   }
 }
 
-async function postgresReachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 process.env.TEST_POSTGRES_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 await bench('pglite');

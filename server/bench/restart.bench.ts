@@ -2,9 +2,9 @@
 // started again on the same data while they keep sending; their clients reconnect, re-send what was not
 // acknowledged and resume their event logs from the last seq. Reports how long until the p99 latency is back to
 // its steady value, and that nothing was lost or delivered twice. Figures, not pass/fail.
-import pg from 'pg';
 import { PAIRS } from './open-loop/driver.js';
 import { MessengerTarget } from './open-loop/messenger.js';
+import { postgresReachable } from './postgres.js';
 
 const RATE = Number(process.env.RESTART_RATE ?? 1_000);
 const SECONDS = 20;
@@ -101,18 +101,7 @@ async function bench(database: 'pglite' | 'postgres', port: number): Promise<voi
   }
 }
 
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 const port = 19_400 + Math.floor(Math.random() * 90);
-if (process.env.RESTART_TARGETS !== 'pglite' && (await postgresReachable())) await bench('postgres', port);
+if (process.env.RESTART_TARGETS !== 'pglite' && (await postgresReachable(postgresUrl))) await bench('postgres', port);
 if (process.env.RESTART_TARGETS !== 'postgres') await bench('pglite', port + 1);

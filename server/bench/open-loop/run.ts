@@ -8,11 +8,11 @@
 //   BENCH_TARGETS=a,b      which servers: prosody, postgres, pglite (default: all three)
 // Then group fan-out on our server: 100 groups of 10, every member sending to their group.
 import { spawnSync } from 'node:child_process';
-import pg from 'pg';
 import { OpenLoop, PAIRS, type StepResult, type Target, type Topology } from './driver.js';
 import { MessengerTarget } from './messenger.js';
 import { ProsodyTarget, ensureProsody } from './prosody.js';
 import { countStatements, profileAtRate } from './insight.js';
+import { postgresReachable } from '../postgres.js';
 
 const SERVER_CPU = 0;
 const GENERATOR_CPU = 1;
@@ -72,17 +72,6 @@ async function ramp(target: Target, topology: Topology = PAIRS, rates = RATES): 
   return { name: target.name, at50: clean(50), at200: clean(P99_LIMIT_MS), steps };
 }
 
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 const summaries: Summary[] = [];
 let port = 19_500 + Math.floor(Math.random() * 300);
@@ -95,7 +84,7 @@ for (const name of targets) {
     }
     target = new ProsodyTarget((port += 1), SERVER_CPU);
   } else if (name === 'postgres' || name === 'pglite') {
-    if (name === 'postgres' && !(await postgresReachable())) {
+    if (name === 'postgres' && !(await postgresReachable(postgresUrl))) {
       console.log('\npostgres: skipped (nothing reachable; set DATABASE_URL)');
       continue;
     }
@@ -124,7 +113,7 @@ for (const summary of summaries) {
 }
 
 // Group fan-out: each message goes to 9 others.
-if (targets.includes('postgres') && (await postgresReachable()) && process.env.BENCH_GROUPS !== '0') {
+if (targets.includes('postgres') && (await postgresReachable(postgresUrl)) && process.env.BENCH_GROUPS !== '0') {
   const target = new MessengerTarget({ database: 'postgres', postgresUrl, port: (port += 1), serverCpu: SERVER_CPU, topology: GROUPS });
   try {
     await target.start();

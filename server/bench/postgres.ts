@@ -1,0 +1,14 @@
+import pg from 'pg';
+
+/** Whether a PostgreSQL answers at `url` within 2 s: benchmarks skip its half with a clear line when not. */
+export async function postgresReachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
