@@ -39,6 +39,24 @@ function firstDecodedFrameAt() {
   });
 }
 
+/**
+ * Where the meeting tab's time went: wall-clock times of its navigation milestones and of the `call:<stage>` marks
+ * the calls remote sets (mf-calls/src/engine/stages.ts).
+ */
+function stageTimes() {
+  const origin = performance.timeOrigin;
+  const [navigation] = performance.getEntriesByType('navigation');
+  const times = {};
+  if (navigation) {
+    times['html'] = origin + navigation.responseEnd;
+    times['dom-content-loaded'] = origin + navigation.domContentLoadedEventEnd;
+  }
+  const remoteEntry = performance.getEntriesByType('resource').find((entry) => entry.name.includes('mf-calls') && entry.name.endsWith('remoteEntry.js'));
+  if (remoteEntry) times['calls-remote-entry'] = origin + remoteEntry.responseEnd;
+  for (const mark of performance.getEntriesByType('mark')) if (mark.name.startsWith('call:')) times[mark.name.slice(5)] = origin + mark.startTime;
+  return times;
+}
+
 function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -81,6 +99,8 @@ try {
 
   const callee = [];
   const caller = [];
+  /** stage → its times after Accept, one per call */
+  const stages = new Map();
   for (let i = 0; i < CALLS; i += 1) {
     await annaPage.getByRole('button', { name: 'Call', exact: true }).click();
     const incoming = borisPage.getByRole('alertdialog', { name: 'Incoming call' });
@@ -92,6 +112,10 @@ try {
     const meeting = await opened;
     const borisFrameAt = await meeting.evaluate(firstDecodedFrameAt);
     callee.push(borisFrameAt - accepted);
+    for (const [stage, at] of Object.entries(await meeting.evaluate(stageTimes))) {
+      if (!stages.has(stage)) stages.set(stage, []);
+      stages.get(stage).push(at - accepted);
+    }
     caller.push((await annaFrame) - accepted);
     await annaPage.getByRole('dialog', { name: 'Boris' }).getByRole('button', { name: 'Hang up' }).click();
     await meeting.getByText('The call has ended.').waitFor();
@@ -103,6 +127,10 @@ try {
   console.log(`\nCall set-up, accept → first decoded remote video frame, ${CALLS} calls through the SFU:`);
   console.log(`  ${line('callee (the meeting tab the accept opens)', callee)}`);
   console.log(`  ${line('caller', caller)}`);
+  console.log('  the meeting tab, stage by stage (ms after Accept; p50 / p90):');
+  const ordered = [...stages.entries()].sort((a, b) => percentile(a[1], 50) - percentile(b[1], 50));
+  for (const [stage, values] of ordered) console.log(`    ${stage.padEnd(20)} ${String(Math.round(percentile(values, 50))).padStart(6)} / ${Math.round(percentile(values, 90))}`);
+  console.log(`    ${'first decoded frame'.padEnd(20)} ${String(percentile(callee, 50)).padStart(6)} / ${percentile(callee, 90)}`);
 } finally {
   await browser?.close();
   stop();

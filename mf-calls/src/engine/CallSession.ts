@@ -8,11 +8,13 @@ import {
   hangUpCall,
   releaseStream,
   type MediaAccessError,
+  type MeetingTicket,
 } from '@messenger/shared';
 import { MeetingConnection, type MeetingEnd } from './meeting';
 import { blankVideoTrack } from './blank-video';
 import { CallRecorder } from './recorder';
 import { pollStats } from './stats';
+import { markCallStage } from './stages';
 
 /** One other person as the engine knows them; the UI adds their name and avatar. */
 export interface RemoteMedia {
@@ -99,8 +101,12 @@ export class CallSession {
     this.unansweredTimer = setTimeout(() => {
       if (this.participants.size === 0) void this.hangUp('unanswered');
     }, config.incomingCallAutoCloseMs);
+    // The meeting ticket is fetched while the camera and microphone start, not after.
+    const firstTicket = callsApi.ticket(this.options.chatId);
+    firstTicket.catch(() => undefined); // awaited (and its failure handled) in connect()
     try {
       const { stream, cameraError } = await acquireCallMedia(true);
+      markCallStage('media');
       this.microphone = stream;
       this.camera = stream.getVideoTracks()[0] ?? null;
       if (cameraError) this.options.onMediaError('mediaFailed', cameraError);
@@ -114,7 +120,7 @@ export class CallSession {
     this.blankVideo = blankVideoTrack();
     this.statsTimer = setInterval(() => void this.sample(), 1000);
     this.emit();
-    await this.connect();
+    await this.connect(firstTicket);
   }
 
   snapshot(): SessionSnapshot {
@@ -231,11 +237,12 @@ export class CallSession {
     this.blankVideo?.stop();
   }
 
-  private async connect(): Promise<void> {
+  private async connect(prefetched?: Promise<MeetingTicket>): Promise<void> {
     if (this.over) return;
     let ticket;
     try {
-      ticket = await callsApi.ticket(this.options.chatId);
+      ticket = await (prefetched ?? callsApi.ticket(this.options.chatId));
+      markCallStage('ticket');
     } catch (error) {
       // No call runs in the chat any more: it ended while we were away.
       if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return this.finish('ended');
@@ -270,6 +277,7 @@ export class CallSession {
     );
     this.connection.pc.addEventListener('connectionstatechange', () => {
       const state = this.connection?.pc.connectionState;
+      if (state === 'connected') markCallStage('connected');
       if (state === 'connected' && this.reconnecting) {
         this.reconnecting = false;
         this.droppedAt = null;

@@ -1,4 +1,5 @@
 import { config, meetingSocketUrl, type MeetingTicket } from '@messenger/shared';
+import { markCallStage } from './stages';
 
 /** Why a meeting connection closed for good. */
 export type MeetingEnd = 'ended' | 'full' | 'refused';
@@ -56,12 +57,17 @@ export class MeetingConnection {
     this.pc.onicecandidate = (event) => {
       if (event.candidate) this.send('candidate', event.candidate.toJSON());
     };
+    this.pc.oniceconnectionstatechange = () => {
+      if (this.pc.iceConnectionState === 'connected') markCallStage('ice-connected');
+    };
     this.pc.ontrack = (event) => {
+      markCallStage('remote-track');
       const stream = event.streams[0];
       if (stream) handlers.onTrack(stream.id, event.track, stream);
     };
     this.socket = new WebSocket(meetingSocketUrl(chatId, ticket.token));
     this.socket.onopen = () => {
+      markCallStage('socket-open');
       this.send('stream', { stream_id: outgoing.stream.id, user_id: myId });
       this.send('video', { on: outgoing.videoOn });
       this.ping = setInterval(() => this.send('ping', {}), config.pingIntervalMs);
@@ -151,6 +157,7 @@ export class MeetingConnection {
   }
 
   private async answer(offer: RTCSessionDescriptionInit): Promise<void> {
+    markCallStage('offer');
     await this.pc.setRemoteDescription(offer);
     if (!this.published) {
       // The server's first audio and video m-lines receive my microphone and camera.
@@ -170,6 +177,7 @@ export class MeetingConnection {
     const answer = await this.pc.createAnswer();
     await this.pc.setLocalDescription(answer);
     this.send('answer', this.pc.localDescription);
+    markCallStage('answer-sent');
     const early = this.pendingCandidates;
     this.pendingCandidates = [];
     for (const candidate of early) await this.pc.addIceCandidate(candidate).catch(() => undefined);

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initI18n } from '../i18n';
-import { RemoteSlot } from './RemoteSlot';
+import { RemoteSlot, preloadRemote } from './RemoteSlot';
 import { loadExposed } from './registry';
 
 jest.mock('./registry', () => ({
@@ -25,4 +25,29 @@ test('shows a translated fallback when a remote cannot load, and loads it on ret
   await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
   expect(await screen.findByText('Hello from the remote')).toBeInTheDocument();
   expect(load).toHaveBeenLastCalledWith('mf_calls', 'CallsTab', true);
+});
+
+test('a preloaded remote shows in the slot’s first render, without a loading state', async () => {
+  const load = jest.mocked(loadExposed);
+  load.mockResolvedValueOnce({ default: () => <p>Meeting room</p> });
+  preloadRemote('mf_calls', 'MeetingPage');
+  await Promise.resolve(); // the load settles before anything renders
+  await Promise.resolve();
+
+  render(<RemoteSlot remote="mf_calls" module="MeetingPage" />);
+  expect(screen.getByText('Meeting room')).toBeInTheDocument();
+  expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  expect(load).toHaveBeenCalledTimes(1);
+});
+
+test('a slot shows a loading state until its remote arrives', async () => {
+  const load = jest.mocked(loadExposed);
+  let arrive: (module: { default: () => React.JSX.Element }) => void = () => undefined;
+  load.mockReturnValueOnce(new Promise((resolve) => (arrive = resolve)));
+
+  render(<RemoteSlot remote="mf_staff" module="FilesPage" />);
+  expect(screen.getByRole('status')).toHaveTextContent('Loading…');
+  arrive({ default: () => <p>Files</p> });
+  expect(await screen.findByText('Files')).toBeInTheDocument();
+  expect(screen.queryByRole('status')).not.toBeInTheDocument();
 });

@@ -1,4 +1,4 @@
-import { Component, Suspense, lazy, useState, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { Component, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadExposed, type RemoteName } from './registry';
 
@@ -52,23 +52,63 @@ interface RemoteSlotProps<P extends object> {
   quiet?: boolean;
 }
 
-/**
- * Lazy components per remote module and attempt, made once: a component created while rendering would remount
- * on every render. `React.lazy` remembers a rejected import, so each retry needs a new one — a new attempt.
- */
-const lazyComponents = new Map<string, LazyExoticComponent<ComponentType<object>>>();
+type Loaded = { default: ComponentType<object> };
+type Load = { promise: Promise<Loaded>; loaded?: Loaded };
 
-function remoteComponent<P extends object>(remote: RemoteName, module: string, attempt: number): LazyExoticComponent<ComponentType<P>> {
+/**
+ * Exposed modules per remote, module and attempt, loaded once and kept: a slot whose module is already here
+ * renders it in its first render. A failed attempt stays failed; a retry is a new attempt.
+ */
+const loads = new Map<string, Load>();
+
+function startLoad(remote: RemoteName, module: string, attempt: number): Load {
   const key = `${remote}/${module}#${attempt}`;
-  let component = lazyComponents.get(key);
-  if (!component) {
-    component = lazy(async () => {
-      const exposed = await loadExposed<{ default: ComponentType<object> }>(remote, module, attempt > 0);
-      return { default: exposed.default };
-    });
-    lazyComponents.set(key, component);
+  let load = loads.get(key);
+  if (!load) {
+    const started: Load = { promise: loadExposed<Loaded>(remote, module, attempt > 0) };
+    started.promise.then(
+      (loaded) => (started.loaded = loaded),
+      () => undefined, // the slot that awaits it shows the failure
+    );
+    loads.set(key, started);
+    load = started;
   }
-  return component as LazyExoticComponent<ComponentType<P>>;
+  return load;
+}
+
+/**
+ * Starts loading a remote's module before any slot asks for it (the shell does so for the page it opens on, in
+ * parallel with signing in), so that the slot can show it at once.
+ */
+export function preloadRemote(remote: RemoteName, module: string): void {
+  startLoad(remote, module, 0);
+}
+
+/**
+ * The module of one attempt: loaded, failed, or still on its way. A state, not React.lazy with Suspense: React 19
+ * holds content back for up to 300 ms after a Suspense fallback was shown, which the call set-up bench measured as
+ * the largest single delay before a meeting tab could start connecting.
+ */
+function useExposed(remote: RemoteName, module: string, attempt: number): { component?: ComponentType<object>; failed: boolean } {
+  const load = startLoad(remote, module, attempt);
+  const [settled, setSettled] = useState<{ load: Load; component?: ComponentType<object>; failed: boolean } | null>(null);
+  useEffect(() => {
+    if (load.loaded) return;
+    let current = true;
+    load.promise.then(
+      (loaded) => current && setSettled({ load, component: loaded.default, failed: false }),
+      (error: unknown) => {
+        console.warn('a remote failed to load', error);
+        if (current) setSettled({ load, failed: true });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [load]);
+  if (load.loaded) return { component: load.loaded.default, failed: false };
+  if (settled?.load === load) return { component: settled.component, failed: settled.failed };
+  return { failed: false };
 }
 
 /**
@@ -77,13 +117,13 @@ function remoteComponent<P extends object>(remote: RemoteName, module: string, a
  */
 export function RemoteSlot<P extends object>({ remote, module, props, quiet = false }: RemoteSlotProps<P>) {
   const [attempt, setAttempt] = useState(0);
-  const Loaded = remoteComponent<P>(remote, module, attempt);
+  const { component: Exposed, failed } = useExposed(remote, module, attempt);
+  const fallback = quiet ? null : <RemoteFallback onRetry={() => setAttempt((n) => n + 1)} />;
+  if (failed) return fallback;
+  if (!Exposed) return quiet ? null : <RemoteLoading />;
   return (
-    <RemoteBoundary key={attempt} fallback={quiet ? null : <RemoteFallback onRetry={() => setAttempt((n) => n + 1)} />}>
-      <Suspense fallback={quiet ? null : <RemoteLoading />}>
-        {/* eslint-disable-next-line react-hooks/static-components -- made once per remote, module and attempt (above) */}
-        <Loaded {...(props ?? ({} as P))} />
-      </Suspense>
+    <RemoteBoundary key={attempt} fallback={fallback}>
+      <Exposed {...(props ?? ({} as P))} />
     </RemoteBoundary>
   );
 }

@@ -3,6 +3,7 @@ import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { ApiError, callsApi, errorText, useCallStore } from '@messenger/shared';
 import { CallLayer } from './CallLayer';
+import { markCallStage } from '../../engine/stages';
 
 type Join = { state: 'joining' } | { state: 'in-call' } | { state: 'over' } | { state: 'failed'; error: string };
 
@@ -22,10 +23,12 @@ export function MeetingPage() {
   useEffect(() => {
     let cancelled = false;
     if (!validChat) return;
+    markCallStage('meeting-page');
     callsApi
       .running(chatId)
       .then((running) => {
         if (cancelled) return;
+        markCallStage('running-checked');
         if (running.room_id !== roomId) return setJoin({ state: 'over' });
         useCallStore.getState().joinRoom(chatId, running.call_id, running.room_id);
         setJoin({ state: 'in-call' });
