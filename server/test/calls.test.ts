@@ -10,7 +10,7 @@ import { quickStaff } from './helpers/staff.js';
  * first packets never turn an answered call into a missed one). */
 const SHORT_RING_SECONDS = 2;
 /** The test server's reconnect window (the server holds a dropped person's place 10 s longer). */
-const RECONNECT_SECONDS = 20;
+const RECONNECT_SECONDS = 10;
 
 async function group(server: TestServer, owner: Person, members: Person[]): Promise<number> {
   const created = await request(server, 'POST', '/chat/create', {

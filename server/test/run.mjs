@@ -1,8 +1,8 @@
-// Runs the server's integration tests twice: on embedded PGlite, then on real PostgreSQL.
+// Runs the server's integration tests twice, at the same time: on embedded PGlite and on real PostgreSQL.
 // PostgreSQL comes from DATABASE_URL (default: the local server, database `test`); each test server creates and
 // drops its own database there. Without a reachable PostgreSQL that half is skipped with a clear line — except
 // under CI=true, where it must run.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,14 +17,23 @@ const only = process.argv[2]; // optional: "pglite" or "postgres"
 // file that made calls would idle that long before exiting.
 const forceExit = ['--test-force-exit'];
 
+/**
+ * Runs the suite on one database in a child process; resolves with its exit status and everything it printed.
+ * Both databases run at once (each test server has its own ports and its own database, so they cannot collide),
+ * and each suite's report is printed whole when it ends rather than interleaved.
+ */
 function runSuite(database) {
-  console.log(`\n▶ server integration tests on ${database}`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...forceExit, ...files], {
-    stdio: 'inherit',
-    cwd: join(here, '..'),
-    env: { ...process.env, TEST_DATABASE: database, TEST_POSTGRES_URL: postgresUrl, DATABASE_URL: '' },
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...forceExit, ...files], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: join(here, '..'),
+      env: { ...process.env, TEST_DATABASE: database, TEST_POSTGRES_URL: postgresUrl, DATABASE_URL: '', FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
+    });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('close', (code, signal) => resolve({ database, status: code ?? (signal ? 1 : 0), output: Buffer.concat(output) }));
   });
-  if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
 async function postgresReachable() {
@@ -40,15 +49,32 @@ async function postgresReachable() {
   }
 }
 
-if (only !== 'postgres') runSuite('pglite');
+const suites = [];
+if (only !== 'postgres') suites.push('pglite');
 if (only !== 'pglite') {
   const reachable = await postgresReachable();
   const shown = postgresUrl.replace(/\/\/[^@/]*@/, '//…@');
-  if (reachable === true) runSuite('postgres');
+  if (reachable === true) suites.push('postgres');
   else if (process.env.CI === 'true') {
     console.error(`✗ PostgreSQL at ${shown} is unreachable (${reachable}); under CI=true the PostgreSQL run is required.`);
     process.exit(1);
   } else {
     console.log(`⚠ PostgreSQL variant SKIPPED: nothing reachable at ${shown} (${reachable}). Set DATABASE_URL to run it.`);
   }
+}
+console.log(`running the server integration tests on ${suites.join(' and ')} at once; each report follows when it ends`);
+const started = Date.now();
+const results = await Promise.all(
+  suites.map((database) =>
+    runSuite(database).then((result) => {
+      console.log(`\n▶ server integration tests on ${database} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+      process.stdout.write(result.output);
+      return result;
+    }),
+  ),
+);
+const failed = results.filter((result) => result.status !== 0);
+if (failed.length > 0) {
+  console.error(`\n✗ server integration tests failed on ${failed.map((result) => result.database).join(' and ')}`);
+  process.exit(1);
 }
