@@ -1,9 +1,30 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, Row, Tx } from './types.js';
 import { runAfterCommit } from './after-commit.js';
 
 // bigint columns (ids, seq, counts) come back as numbers; every id we hand out stays below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/** Distinct statements prepared per connection at most; past it (never, with our fixed SQL texts) queries go unnamed. */
+const MAX_PREPARED = 1_000;
+const statementNames = new Map<string, string>();
+
+/**
+ * A query as node-postgres runs it: parameterized statements are prepared once per connection (named by a hash of
+ * their text) and then only bound and executed. Our statements are few and fixed, and the hot ones are long (the
+ * message writer's CTEs): parsing and planning each one every time was most of PostgreSQL's CPU per batch.
+ * Parameterless text (BEGIN, migrations, several statements at once) goes through the simple protocol as before.
+ */
+function statement(sql: string, params: unknown[]): pg.QueryConfig {
+  if (params.length === 0) return { text: sql };
+  let name = statementNames.get(sql);
+  if (name === undefined && statementNames.size < MAX_PREPARED) {
+    name = `s${createHash('sha1').update(sql).digest('base64url').slice(0, 20)}`;
+    statementNames.set(sql, name);
+  }
+  return name === undefined ? { text: sql, values: params } : { name, text: sql, values: params };
+}
 
 export async function openPostgres(connectionString: string): Promise<Db> {
   const pool = new pg.Pool({ connectionString, max: 10 });
@@ -15,7 +36,7 @@ export async function openPostgres(connectionString: string): Promise<Db> {
   return {
     dialect: 'postgres',
     async query<T extends Row>(sql: string, params: unknown[] = []) {
-      return (await pool.query<T>(sql, params)).rows;
+      return (await pool.query<T>(statement(sql, params))).rows;
     },
     async transaction<T>(work: (tx: Tx) => Promise<T>, options: { readOnly?: boolean } = {}) {
       const client = await pool.connect();
@@ -25,7 +46,7 @@ export async function openPostgres(connectionString: string): Promise<Db> {
         await client.query(options.readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
         const value = await work({
           async query<R extends Row>(sql: string, params: unknown[] = []) {
-            return (await client.query<R>(sql, params)).rows;
+            return (await client.query<R>(statement(sql, params))).rows;
           },
           afterCommit: (callback) => callbacks.push(callback),
         });
