@@ -1,6 +1,8 @@
-// `npm run bench`: performance figures (not pass/fail).
-//   server: send → ack and send → recipient latency, concurrent throughput, resume replay rate (PGlite, PostgreSQL);
-//           the SFU's CPU and forwarded packets/s in calls of 2, 4 and 8 people publishing audio and video
+// `npm run bench`: performance figures (not pass/fail); docs/performance.md says how to read them.
+//   server: open-loop delivery side by side with Prosody (a ramp to the knee, p99 and loss per step, CPU per
+//           message, the server's CPU profile at its ceiling, SQL statements per message), group fan-out, 20 000
+//           idle sockets, history pages of a 1 000 000-message chat, a restart under load; send → ack latency,
+//           resume replay rate and one person flooding (PGlite, PostgreSQL); the SFU's CPU in calls of 2, 4 and 8
 //   client: a 10 000-message chat opened in Chromium — time to the newest message, DOM size while scrolling
 //           and call set-up: accept → first decoded remote video frame, p50 and p90 over 10 calls
 import { ensureDependencies, buildStale, log, pnpm } from './lib.mjs';

@@ -90,11 +90,21 @@ async function bench(database: 'pglite' | 'postgres', port: number): Promise<voi
     console.log(
       `  p99 back within ${limit.toFixed(0)} ms (2× steady, at least 50 ms) for messages sent ${recoveredAfter.toFixed(2)} s after the kill and later`,
     );
-    console.log(`  ${total} messages: ${lost} lost, ${duplicates} delivered twice, ${target.unacknowledged()} never acknowledged`);
+    console.log(
+      `  ${total} messages: ${lost} lost, ${duplicates} delivered twice, ${target.unacknowledged()} never acknowledged; ${target.resyncs()} resyncs`,
+    );
     if (lost > 0 && process.env.RESTART_DEBUG) {
       const missing = [...Array(total).keys()].filter((id) => arrivals[id] === 0);
       console.log('  lost, ms after the kill:', missing.slice(0, 30).map((id) => Math.round(intended[id]! - killedAt)).join(' '));
       console.log('  lost ids:', missing.slice(0, 30).join(' '));
+      const stored = await Promise.all(missing.slice(0, 10).map((id) => target.stored(id % PAIRS.users, `b:${id}`)));
+      console.log('  stored on the server (first 10):', stored.join(' '));
+      const recipient = (missing[0]! % PAIRS.users) ^ 1;
+      console.log(`  killed at ${Math.round(killedAt)}; recipient ${recipient}'s flow around it:`);
+      for (const line of target.trace(recipient)) {
+        const at = Number(line.split(' ')[0]);
+        if (at > killedAt - 1500 && at < killedAt + 8000) console.log(`    ${line}`);
+      }
     }
   } finally {
     await target.close();

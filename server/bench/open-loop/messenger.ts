@@ -35,10 +35,16 @@ export interface MessengerOptions {
  * whenever the chat socket reconnects; the flow socket reconnects with `since` = the last seq seen. (In the plain
  * ramps nothing drops; the restart benchmark kills the server under them.)
  */
+const TRACE = Boolean(process.env.RESTART_DEBUG);
+
 class Person {
   chat: WebSocket | null = null;
   flow: WebSocket | null = null;
   lastSeq = 0;
+  /** `resync` frames received: the server could not replay from `lastSeq` (the restart benchmark reports them). */
+  resyncs = 0;
+  /** With RESTART_DEBUG: what this person's flow socket saw (connects and frames), to explain a lost message. */
+  readonly trace: string[] = [];
   readonly pending = new Map<string, string>(); // client id → frame
   closed = false;
 
@@ -69,15 +75,15 @@ class Person {
   }
 
   private async openChat(): Promise<void> {
-    const socket = await this.retry(() => openSocket(`${this.ws}/api/chat/socket?token=${encodeURIComponent(this.token)}`));
+    const socket = await this.retry(() =>
+      openSocket(`${this.ws}/api/chat/socket?token=${encodeURIComponent(this.token)}`, (data) => {
+        // Only acknowledgements matter here; a refusal would leave the send pending (none is expected).
+        const match = /^\{"type":"ack","client_id":"([^"]+)"/.exec(String(data));
+        if (match) this.pending.delete(match[1]!);
+      }),
+    );
     if (!socket) return;
     this.chat = socket;
-    socket.on('message', (data) => {
-      const text = String(data);
-      // Only acknowledgements matter here; a refusal would leave the send pending (none is expected).
-      const match = /^\{"type":"ack","client_id":"([^"]+)"/.exec(text);
-      if (match) this.pending.delete(match[1]!);
-    });
     socket.on('close', () => {
       if (this.chat === socket) this.chat = null;
       if (!this.closed) void this.openChat();
@@ -87,23 +93,31 @@ class Person {
 
   private async openFlow(): Promise<void> {
     const since = this.lastSeq > 0 ? `&since=${this.lastSeq}` : '';
-    const socket = await this.retry(() => openSocket(`${this.ws}/api/user/flow?token=${encodeURIComponent(this.token)}${since}`));
+    if (TRACE) this.trace.push(`${Math.round(performance.now())} connecting since=${this.lastSeq}`);
+    const socket = await this.retry(() =>
+      openSocket(`${this.ws}/api/user/flow?token=${encodeURIComponent(this.token)}${since}`, (data) => this.onFlowFrame(String(data))),
+    );
     if (!socket) return;
     this.flow = socket;
-    socket.on('message', (data) => {
-      const event = JSON.parse(String(data));
-      if (typeof event.seq === 'number') {
-        if (event.seq <= this.lastSeq) return; // already seen (a replay overlapping what came live)
-        this.lastSeq = event.seq;
-      } else if (event.event_type === 'resync') this.lastSeq = event.additional_info.seq;
-      const message = event.additional_info?.message;
-      if (event.event_type !== 'text' || !message || message.sender_id === this.id || !message.text?.startsWith('b:')) return;
-      this.deliver(this.index, Number(message.text.slice(2)));
-    });
     socket.on('close', () => {
       if (this.flow === socket) this.flow = null;
       if (!this.closed) void this.openFlow();
     });
+  }
+
+  private onFlowFrame(text: string): void {
+    const event = JSON.parse(text);
+    if (TRACE) this.trace.push(`${Math.round(performance.now())} ${event.event_type} seq=${event.seq ?? event.additional_info?.seq} ${event.additional_info?.message?.text ?? ''} last=${this.lastSeq}`);
+    if (typeof event.seq === 'number') {
+      if (event.seq <= this.lastSeq) return; // already seen (a replay overlapping what came live)
+      this.lastSeq = event.seq;
+    } else if (event.event_type === 'resync') {
+      this.resyncs += 1;
+      this.lastSeq = event.additional_info.seq;
+    }
+    const message = event.additional_info?.message;
+    if (event.event_type !== 'text' || !message || message.sender_id === this.id || !message.text?.startsWith('b:')) return;
+    this.deliver(this.index, Number(message.text.slice(2)));
   }
 
   /** Opens a socket, trying again every 100 ms while the server is away (the restart benchmark). */
@@ -130,10 +144,16 @@ async function api(base: string, method: string, path: string, body?: unknown, t
   return text ? JSON.parse(text) : undefined;
 }
 
-function openSocket(url: string): Promise<WebSocket> {
+/**
+ * Opens a socket with its message handler attached from the start: ws can emit the frames that arrived with the
+ * upgrade's answer (a flow socket's replay, sent at once) in the same turn as 'open', before an `await` on the
+ * open socket resumes — a handler attached after it missed them (the restart bench counted them as lost).
+ */
+function openSocket(url: string, onMessage: (data: WebSocket.RawData) => void): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     // A handshake that never completes (a server dying or starting under it) fails after 5 s and is tried again.
     const socket = new WebSocket(url, { handshakeTimeout: 5_000 });
+    socket.on('message', onMessage);
     socket.once('open', () => resolve(socket));
     socket.once('error', reject);
     socket.once('close', () => reject(new Error('closed before it opened')));
@@ -313,6 +333,24 @@ export class MessengerTarget implements Target {
   /** Sends not yet acknowledged, across everybody. */
   unacknowledged(): number {
     return this.people.reduce((sum, person) => sum + person.pending.size, 0);
+  }
+
+  trace(person: number): string[] {
+    return this.people[person]!.trace;
+  }
+
+  /** `resync` frames across everybody: each means a client had to reload instead of resuming. */
+  resyncs(): number {
+    return this.people.reduce((sum, person) => sum + person.resyncs, 0);
+  }
+
+  /** Whether the server stored the message `text` in the chat of person `from` (debugging a lost message). */
+  async stored(from: number, text: string): Promise<boolean> {
+    const person = this.people[from]!;
+    const found = await api(this.base, 'GET', `/chat/search?chat_id=${person.chatId}&query=${encodeURIComponent(text)}`, undefined, person.token);
+    // Texts are `b:<id>` with ids below 20 000, so a match on `b:<id>` is that message (the ids near the kill
+    // have four or five digits; no valid id extends another by a digit there).
+    return (found.message_ids ?? []).length > 0;
   }
 
   onDeliver(deliver: (to: number, id: number) => void): void {
