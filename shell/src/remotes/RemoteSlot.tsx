@@ -93,7 +93,8 @@ function useExposed(remote: RemoteName, module: string, attempt: number): { comp
   const load = startLoad(remote, module, attempt);
   const [settled, setSettled] = useState<{ load: Load; component?: ComponentType<object>; failed: boolean } | null>(null);
   useEffect(() => {
-    if (load.loaded) return;
+    // Subscribed even when the module is already here: it may have arrived between the render that showed the
+    // loading state and this effect, and only a state change renders the slot again.
     let current = true;
     load.promise.then(
       (loaded) => current && setSettled({ load, component: loaded.default, failed: false }),
