@@ -9,12 +9,17 @@ import { randomInt } from 'node:crypto';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** Starts the server on a random port; `stop()` ends it and removes its data. */
+/**
+ * Starts the server on a random port; `stop()` ends it and removes its data. `BENCH_SERVER_NODE_ARGS` adds Node
+ * options, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` for a CPU profile of the server (Node refuses those in
+ * NODE_OPTIONS).
+ */
 export async function startBenchServer() {
   const port = 18_000 + randomInt(0, 900);
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'msgr-bench-'));
-  const child = spawn(process.execPath, [join(root, 'server', 'dist', 'main.js')], {
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'server', 'dist', 'main.js')], {
     // Scenes are seeded fast through the API (10 000 messages): the per-person pace limit is lifted for that.
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', OTP_PER_IP_PER_HOUR: '1000', RATE_MESSAGES_PER_10S: '1000000' },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -7,14 +7,17 @@ import {
   config,
   hangUpCall,
   releaseStream,
+  markCallStage,
+  MeetingConnection,
+  takeMeetingHeadStart,
+  type MeetingEnd,
+  type MeetingHandlers,
   type MediaAccessError,
   type MeetingTicket,
 } from '@messenger/shared';
-import { MeetingConnection, type MeetingEnd } from './meeting';
 import { blankVideoTrack } from './blank-video';
 import { CallRecorder } from './recorder';
 import { pollStats } from './stats';
-import { markCallStage } from './stages';
 
 /** One other person as the engine knows them; the UI adds their name and avatar. */
 export interface RemoteMedia {
@@ -73,7 +76,8 @@ export class CallSession {
   private camera: MediaStreamTrack | null = null;
   private screen: MediaStreamTrack | null = null;
   private blankVideo: MediaStreamTrack | null = null;
-  private readonly outgoingStream = new MediaStream();
+  /** What goes out: my microphone's track (the video m-line's track is swapped on the sender). */
+  private outgoingStream = new MediaStream();
   private readonly streams = new Map<string, MediaStream>();
   private participants = new Map<number, string>();
   /** Others whose connection dropped, who may come back (the server's `reconnecting`). */
@@ -101,26 +105,34 @@ export class CallSession {
     this.unansweredTimer = setTimeout(() => {
       if (this.participants.size === 0) void this.hangUp('unanswered');
     }, config.incomingCallAutoCloseMs);
-    // The meeting ticket is fetched while the camera and microphone start, not after.
-    const firstTicket = callsApi.ticket(this.options.chatId);
+    // The shell's entry may have started the devices, the ticket and the socket already (a meeting tab); what it
+    // could not do is done here. The ticket is fetched while the camera and microphone start, not after.
+    const headStart = takeMeetingHeadStart(this.options.chatId);
+    const firstTicket = headStart
+      ? headStart.ticket.then((ticket) => ticket ?? callsApi.ticket(this.options.chatId))
+      : callsApi.ticket(this.options.chatId);
     firstTicket.catch(() => undefined); // awaited (and its failure handled) in connect()
     try {
-      const { stream, cameraError } = await acquireCallMedia(true);
+      const { stream, cameraError } = await (headStart?.media ?? acquireCallMedia(true));
       markCallStage('media');
       this.microphone = stream;
       this.camera = stream.getVideoTracks()[0] ?? null;
       if (cameraError) this.options.onMediaError('mediaFailed', cameraError);
     } catch (error) {
       this.options.onMediaError('mediaFailed', error as Error);
+      void headStart?.connection.then((early) => early?.close(false));
       await this.hangUp('noMedia');
       return;
     }
-    if (this.over) return this.release();
+    if (this.over) {
+      void headStart?.connection.then((early) => early?.close(false));
+      return this.release();
+    }
     for (const track of this.microphone.getAudioTracks()) this.outgoingStream.addTrack(track);
     this.blankVideo = blankVideoTrack();
     this.statsTimer = setInterval(() => void this.sample(), 1000);
     this.emit();
-    await this.connect(firstTicket);
+    await this.connect(firstTicket, headStart?.connection);
   }
 
   snapshot(): SessionSnapshot {
@@ -237,58 +249,83 @@ export class CallSession {
     this.blankVideo?.stop();
   }
 
-  private async connect(prefetched?: Promise<MeetingTicket>): Promise<void> {
+  /**
+   * Connects to the call with a ticket (the one fetched at start, or a fresh one), or takes over the connection
+   * the shell's entry started before this engine loaded.
+   */
+  private async connect(prefetched?: Promise<MeetingTicket>, started?: Promise<MeetingConnection | null>): Promise<void> {
     if (this.over) return;
     let ticket;
+    let early: MeetingConnection | null = null;
     try {
       ticket = await (prefetched ?? callsApi.ticket(this.options.chatId));
       markCallStage('ticket');
+      early = (await started) ?? null;
     } catch (error) {
       // No call runs in the chat any more: it ended while we were away.
       if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return this.finish('ended');
       return this.retry();
     }
-    if (this.over) return;
-    this.reconnectWindowMs = ticket.reconnect_seconds * 1000;
-    this.connection = new MeetingConnection(
-      this.options.chatId,
-      ticket,
-      this.options.myId,
-      { audio: this.microphone?.getAudioTracks()[0] ?? null, video: this.currentVideo(), stream: this.outgoingStream, videoOn: this.videoOn() },
-      {
-        onTrack: (streamId, _track, stream) => {
-          this.streams.set(streamId, stream);
-          this.emit();
-        },
-        onParticipants: (participants) => this.updateParticipants(participants),
-        onVideo: (states) => {
-          this.videoStates = states;
-          this.emit();
-        },
-        onReconnecting: (away) => {
-          this.away = new Set(away.keys());
-          this.checkAlone();
-          this.emit();
-        },
-        onRecord: (messageId) => this.record(messageId),
-        onDropped: () => this.retry(),
-        onEnd: (reason: MeetingEnd) => this.finish(reason === 'full' ? 'full' : 'ended'),
-      },
-    );
-    this.connection.pc.addEventListener('connectionstatechange', () => {
-      const state = this.connection?.pc.connectionState;
+    if (this.over) {
+      early?.close(false);
+      return;
+    }
+    if (early) {
+      this.reconnectWindowMs = early.ticket.reconnect_seconds * 1000;
+      this.outgoingStream = early.outgoing.stream;
+      this.connection = early;
+      early.attach(this.connectionHandlers());
+    } else {
+      this.reconnectWindowMs = ticket.reconnect_seconds * 1000;
+      this.connection = new MeetingConnection(
+        this.options.chatId,
+        ticket,
+        this.options.myId,
+        { audio: this.microphone?.getAudioTracks()[0] ?? null, video: this.currentVideo(), stream: this.outgoingStream, videoOn: this.videoOn() },
+        this.connectionHandlers(),
+      );
+    }
+    const connection = this.connection;
+    const onState = () => {
+      if (this.connection !== connection) return;
+      const state = connection.pc.connectionState;
       if (state === 'connected') markCallStage('connected');
       if (state === 'connected' && this.reconnecting) {
         this.reconnecting = false;
         this.droppedAt = null;
         this.emit();
       } else if (state === 'failed') {
-        this.connection?.close(false);
+        connection.close(false);
         this.retry();
       }
-    });
+    };
+    connection.pc.addEventListener('connectionstatechange', onState);
+    // A connection taken over may have got there already.
+    if (connection.pc.connectionState !== 'new') onState();
     this.reconnecting = false;
     this.emit();
+  }
+
+  private connectionHandlers(): MeetingHandlers {
+    return {
+      onTrack: (streamId, _track, stream) => {
+        this.streams.set(streamId, stream);
+        this.emit();
+      },
+      onParticipants: (participants) => this.updateParticipants(participants),
+      onVideo: (states) => {
+        this.videoStates = states;
+        this.emit();
+      },
+      onReconnecting: (away) => {
+        this.away = new Set(away.keys());
+        this.checkAlone();
+        this.emit();
+      },
+      onRecord: (messageId) => this.record(messageId),
+      onDropped: () => this.retry(),
+      onEnd: (reason: MeetingEnd) => this.finish(reason === 'full' ? 'full' : 'ended'),
+    };
   }
 
   /**

@@ -23,6 +23,9 @@ export { useNotificationsStore, type NotificationItem, type NotificationKind, ty
 export { useChatsStore, sortChats, isListed, type ChatsState } from './stores/chats';
 export { useCallStore, meetingPath, type ActiveCall, type CallNotice, type CallNoticeKind, type CallState, type IncomingCall } from './stores/call';
 export { hangUpCall, meetingSocketUrl } from './services/calls';
+export { takeMeetingHeadStart, discardMeetingHeadStart, type MeetingHeadStart } from './calls/meeting-head-start';
+export { MeetingConnection, type MeetingEnd, type MeetingHandlers, type OutgoingMedia } from './calls/meeting-connection';
+export { markCallStage, type CallStage } from './calls/stages';
 export { useMessagesStore, type ChatThread, type MessagesState } from './stores/messages';
 export { startSession, beginSession, stopSession, signOut } from './services/session';
 export { sendMessage, sendText, forwardMessage, retrySend, discardUnsent, restoreOutbox, type NewMessage } from './services/messaging';

@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { ApiError, callsApi, errorText, useCallStore } from '@messenger/shared';
+import { ApiError, callsApi, discardMeetingHeadStart, errorText, markCallStage, useCallStore } from '@messenger/shared';
 import { CallLayer } from './CallLayer';
-import { markCallStage } from '../../engine/stages';
 
 type Join = { state: 'joining' } | { state: 'in-call' } | { state: 'over' } | { state: 'failed'; error: string };
 
@@ -29,12 +28,16 @@ export function MeetingPage() {
       .then((running) => {
         if (cancelled) return;
         markCallStage('running-checked');
-        if (running.room_id !== roomId) return setJoin({ state: 'over' });
+        if (running.room_id !== roomId) {
+          discardMeetingHeadStart();
+          return setJoin({ state: 'over' });
+        }
         useCallStore.getState().joinRoom(chatId, running.call_id, running.room_id);
         setJoin({ state: 'in-call' });
       })
       .catch((error: unknown) => {
         if (cancelled) return;
+        discardMeetingHeadStart();
         if (error instanceof ApiError && (error.status === 404 || error.status === 403)) setJoin({ state: 'over' });
         else setJoin({ state: 'failed', error: errorText(error, 'calls:meeting.failed') });
       });

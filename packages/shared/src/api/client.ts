@@ -10,6 +10,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Send the access token (default) or not (sign-in calls, public files). */
   auth?: boolean;
+  /** On a 401, refresh the access token and retry once (default). Off where another caller owns the refresh. */
+  refresh?: boolean;
   signal?: AbortSignal;
 }
 
@@ -37,7 +39,7 @@ export class ApiClient {
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const useToken = options.auth !== false;
     const first = await this.send(method, path, options, useToken ? tokenStorage.access : undefined);
-    if (first.status !== 401 || !useToken || SIGN_IN_PATHS.includes(path)) return this.parse<T>(first);
+    if (first.status !== 401 || !useToken || options.refresh === false || SIGN_IN_PATHS.includes(path)) return this.parse<T>(first);
     const token = await this.refreshAccessToken();
     return this.parse<T>(await this.send(method, path, options, token));
   }

@@ -41,3 +41,35 @@ test('a call asks for the camera of spec §9 — up to 1280×720 at 30 fps, as i
     expect(Object.keys(value as object).sort()).toEqual(['ideal', 'max']);
   }
 });
+
+describe('a call whose devices are refused', () => {
+  const original = () => navigator.mediaDevices.getUserMedia;
+  let restore: typeof navigator.mediaDevices.getUserMedia;
+  beforeEach(() => {
+    restore = original();
+  });
+  afterEach(() => {
+    navigator.mediaDevices.getUserMedia = restore;
+  });
+
+  test('without a camera it goes on with sound only and says why', async () => {
+    navigator.mediaDevices.getUserMedia = (async (constraints: MediaStreamConstraints) => {
+      if (constraints.video) throw new DOMException('no camera', 'NotFoundError');
+      return new FakeStream([{ kind: 'audio' }]);
+    }) as unknown as typeof navigator.mediaDevices.getUserMedia;
+    const { stream, cameraError } = await acquireCallMedia(true);
+    expect(stream.getVideoTracks()).toHaveLength(0);
+    expect(stream.getAudioTracks()).toHaveLength(1);
+    expect(cameraError?.reason).toBe('NotFoundError');
+  });
+
+  test('without a microphone it fails, and the camera asked at the same time is let go', async () => {
+    const stopped: string[] = [];
+    navigator.mediaDevices.getUserMedia = (async (constraints: MediaStreamConstraints) => {
+      if (constraints.audio) throw new DOMException('refused', 'NotAllowedError');
+      return new FakeStream([{ kind: 'video', stop: () => stopped.push('camera') } as { kind: string }]);
+    }) as unknown as typeof navigator.mediaDevices.getUserMedia;
+    await expect(acquireCallMedia(true)).rejects.toMatchObject({ reason: 'NotAllowedError' });
+    expect(stopped).toEqual(['camera']);
+  });
+});

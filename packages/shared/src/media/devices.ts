@@ -56,14 +56,18 @@ export function acquireCamera(): Promise<MediaStream> {
  * only: `cameraError` tells why. Without a microphone it fails.
  */
 export async function acquireCallMedia(withCamera: boolean): Promise<{ stream: MediaStream; cameraError: MediaAccessError | null }> {
-  const microphone = await acquireMicrophone();
-  if (!withCamera) return { stream: microphone, cameraError: null };
-  try {
-    const camera = await acquireCamera();
-    return { stream: new MediaStream([...microphone.getAudioTracks(), ...camera.getVideoTracks()]), cameraError: null };
-  } catch (error) {
-    return { stream: microphone, cameraError: error instanceof MediaAccessError ? error : new MediaAccessError(String(error), 'Error') };
+  if (!withCamera) return { stream: await acquireMicrophone(), cameraError: null };
+  // Both asked at once: a call's set-up waits for the slower of the two, not for their sum.
+  const [microphone, camera] = await Promise.allSettled([acquireMicrophone(), acquireCamera()]);
+  if (microphone.status === 'rejected') {
+    if (camera.status === 'fulfilled') releaseStream(camera.value);
+    throw microphone.reason;
   }
+  if (camera.status === 'rejected') {
+    const error = camera.reason as unknown;
+    return { stream: microphone.value, cameraError: error instanceof MediaAccessError ? error : new MediaAccessError(String(error), 'Error') };
+  }
+  return { stream: new MediaStream([...microphone.value.getAudioTracks(), ...camera.value.getVideoTracks()]), cameraError: null };
 }
 
 /** The screen (or a window, or a tab) to share. */

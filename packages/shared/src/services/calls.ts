@@ -1,14 +1,7 @@
 import { api } from '../api/client';
+import { socketOrigin } from './socket-urls';
 
-/** ws(s)://host — the sockets live on the page's own origin, under /api. */
-function socketOrigin(): string {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}`;
-}
-
-/** The meeting socket of a chat's call (docs/api.md), opened with a meeting token. */
-export function meetingSocketUrl(chatId: number, token: string): string {
-  return `${socketOrigin()}/api/meet/room/${chatId}/websocket?token=${encodeURIComponent(token)}`;
-}
+export { meetingSocketUrl } from './socket-urls';
 
 /**
  * Hangs up a call the spec's way (§7): `{type: 'hang', text: chat_id}` on the chat socket. A private call ends for

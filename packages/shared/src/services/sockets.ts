@@ -1,11 +1,7 @@
 import { api } from '../api/client';
 import { FlowClient, type FlowClientOptions } from '../events/flow-client';
 import { ChatSocket } from '../events/chat-socket';
-
-/** ws(s)://host — the sockets live on the page's own origin, under /api. */
-function socketOrigin(): string {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}`;
-}
+import { socketOrigin } from './socket-urls';
 
 export function createFlowClient(options: Omit<FlowClientOptions, 'url' | 'getToken'>): FlowClient {
   return new FlowClient({

@@ -26,15 +26,26 @@ export const tokenStorage = {
   },
 };
 
-/** Milliseconds until a JWT's `exp`, or 0 when it cannot be read (treated as expired). */
-export function msUntilExpiry(token: string | undefined, now = Date.now()): number {
-  if (!token) return 0;
+/** A JWT's payload, or null when it cannot be read. */
+function jwtPayload(token: string | undefined): { exp?: unknown; sub?: unknown } | null {
+  if (!token) return null;
   try {
     const payload = token.split('.')[1];
-    if (!payload) return 0;
-    const json = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: number };
-    return typeof json.exp === 'number' ? Math.max(0, json.exp * 1000 - now) : 0;
+    if (!payload) return null;
+    return JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown; sub?: unknown };
   } catch {
-    return 0;
+    return null;
   }
+}
+
+/** Milliseconds until a JWT's `exp`, or 0 when it cannot be read (treated as expired). */
+export function msUntilExpiry(token: string | undefined, now = Date.now()): number {
+  const exp = jwtPayload(token)?.exp;
+  return typeof exp === 'number' ? Math.max(0, exp * 1000 - now) : 0;
+}
+
+/** The user id an access token was issued to (its `sub`), or null when it cannot be read. */
+export function tokenUserId(token: string | undefined): number | null {
+  const id = Number(jwtPayload(token)?.sub);
+  return Number.isInteger(id) && id > 0 ? id : null;
 }

@@ -4,6 +4,9 @@
  * microseconds and is visible in the browser's performance panel too.
  */
 export type CallStage =
+  // 'head-start' and the first 'media', 'ticket' and 'socket-open' may come from the shell's entry
+  // (packages/shared/src/services/meeting-head-start.ts), which sets the same marks.
+  | 'head-start'
   | 'meeting-page'
   | 'running-checked'
   | 'media'
@@ -16,6 +19,8 @@ export type CallStage =
   | 'remote-track';
 
 export function markCallStage(stage: CallStage): void {
+  // A measurement never breaks a call: where User Timing is missing (an old browser, a test's DOM) it is skipped.
+  if (typeof performance?.getEntriesByName !== 'function') return;
   // Only the first of each: a reconnect's stages would blur the set-up figure.
   if (performance.getEntriesByName(`call:${stage}`, 'mark').length === 0) performance.mark(`call:${stage}`);
 }

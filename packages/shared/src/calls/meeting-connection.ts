@@ -1,4 +1,6 @@
-import { config, meetingSocketUrl, type MeetingTicket } from '@messenger/shared';
+import { config } from '../config';
+import type { MeetingTicket } from '../model/types';
+import { meetingSocketUrl } from '../services/socket-urls';
 import { markCallStage } from './stages';
 
 /** Why a meeting connection closed for good. */
@@ -23,6 +25,31 @@ export interface MeetingHandlers {
 
 type Frame = { event: string; data: string };
 
+/** What goes out on a connection: my microphone and picture (or the blank one), in one stream. */
+export interface OutgoingMedia {
+  audio: MediaStreamTrack | null;
+  video: MediaStreamTrack | null;
+  stream: MediaStream;
+  /** A picture (camera or screen), not the blank one. */
+  videoOn: boolean;
+}
+
+/**
+ * Handlers that remember every call until the real ones are attached, then replay them in order: a connection
+ * the shell's entry started (meeting-head-start.ts) runs before the calls engine has loaded.
+ */
+function waitingHandlers(queue: Array<(handlers: MeetingHandlers) => void>): MeetingHandlers {
+  return {
+    onTrack: (...args) => queue.push((handlers) => handlers.onTrack(...args)),
+    onParticipants: (...args) => queue.push((handlers) => handlers.onParticipants(...args)),
+    onReconnecting: (...args) => queue.push((handlers) => handlers.onReconnecting(...args)),
+    onVideo: (...args) => queue.push((handlers) => handlers.onVideo(...args)),
+    onRecord: (...args) => queue.push((handlers) => handlers.onRecord(...args)),
+    onDropped: () => queue.push((handlers) => handlers.onDropped()),
+    onEnd: (...args) => queue.push((handlers) => handlers.onEnd(...args)),
+  };
+}
+
 /** Closing on purpose (hang-up): the server takes me out of the call. */
 const LEAVE_CLOSE_CODE = 1000;
 /** Closing to connect again (a failed media path): the server holds my place, as for a drop. */
@@ -41,14 +68,18 @@ export class MeetingConnection {
   private ping: ReturnType<typeof setInterval> | null = null;
   private published = false;
   private closed = false;
+  private readonly waiting: Array<(handlers: MeetingHandlers) => void> = [];
+  private handlers: MeetingHandlers;
 
+  /** Without handlers, what happens waits for `attach`. */
   constructor(
     chatId: number,
-    ticket: MeetingTicket,
+    readonly ticket: MeetingTicket,
     private readonly myId: number,
-    private readonly outgoing: { audio: MediaStreamTrack | null; video: MediaStreamTrack | null; stream: MediaStream; videoOn: boolean },
-    private readonly handlers: MeetingHandlers,
+    readonly outgoing: OutgoingMedia,
+    handlers?: MeetingHandlers,
   ) {
+    this.handlers = handlers ?? waitingHandlers(this.waiting);
     this.pc = new RTCPeerConnection({
       iceServers: ticket.ice_servers,
       iceTransportPolicy: ticket.ice_transport_policy ?? 'all',
@@ -63,31 +94,45 @@ export class MeetingConnection {
     this.pc.ontrack = (event) => {
       markCallStage('remote-track');
       const stream = event.streams[0];
-      if (stream) handlers.onTrack(stream.id, event.track, stream);
+      if (stream) this.handlers.onTrack(stream.id, event.track, stream);
     };
     this.socket = new WebSocket(meetingSocketUrl(chatId, ticket.token));
-    this.socket.onopen = () => {
-      markCallStage('socket-open');
-      this.send('stream', { stream_id: outgoing.stream.id, user_id: myId });
-      this.send('video', { on: outgoing.videoOn });
-      this.ping = setInterval(() => this.send('ping', {}), config.pingIntervalMs);
-    };
-    this.socket.onmessage = (message) => {
-      let frame: Frame;
-      try {
-        frame = JSON.parse(String(message.data)) as Frame;
-      } catch {
-        return;
-      }
-      // In order: an offer is applied before the candidates that follow it.
-      this.chain = this.chain.then(() => this.handle(frame)).catch((error: unknown) => console.warn('meeting frame failed', error));
-    };
+    this.socket.onopen = () => this.opened();
+    this.socket.onmessage = (message) => this.receive(String(message.data));
     this.socket.onclose = (close) => {
       if (this.closed) return;
       // 4009: the room is full; 4403/4404 and the like: refused before the upgrade shows as 1006 without frames.
       if (close.code === 4009) this.finish('full');
       else this.drop();
     };
+  }
+
+  /** The engine takes over a connection started without handlers: what happened so far is replayed, in order. */
+  attach(handlers: MeetingHandlers): void {
+    this.handlers = handlers;
+    for (const replay of this.waiting.splice(0)) replay(handlers);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  private opened(): void {
+    markCallStage('socket-open');
+    this.send('stream', { stream_id: this.outgoing.stream.id, user_id: this.myId });
+    this.send('video', { on: this.outgoing.videoOn });
+    this.ping = setInterval(() => this.send('ping', {}), config.pingIntervalMs);
+  }
+
+  private receive(text: string): void {
+    let frame: Frame;
+    try {
+      frame = JSON.parse(text) as Frame;
+    } catch {
+      return;
+    }
+    // In order: an offer is applied before the candidates that follow it.
+    this.chain = this.chain.then(() => this.handle(frame)).catch((error: unknown) => console.warn('meeting frame failed', error));
   }
 
   /**

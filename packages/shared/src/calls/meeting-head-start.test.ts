@@ -1,0 +1,184 @@
+import { beginMeetingHeadStart, discardMeetingHeadStart, HEAD_START_UNCLAIMED_MS, meetingChatId, takeMeetingHeadStart } from './meeting-head-start';
+import type { MeetingHandlers } from './meeting-connection';
+import { tokenStorage } from '../storage/tokens';
+
+// Stand-ins for the browser parts jsdom lacks: devices, the peer connection and the socket. The server's side is
+// played by the test: the ticket, the offer and the frames that follow.
+
+class FakeTrack {
+  stopped = false;
+  constructor(readonly kind: string) {}
+  stop() {
+    this.stopped = true;
+  }
+}
+
+class FakeStream {
+  readonly id = `s${Math.random()}`;
+  constructor(private readonly tracks: FakeTrack[] = []) {}
+  getAudioTracks() {
+    return this.tracks.filter((track) => track.kind === 'audio');
+  }
+  getVideoTracks() {
+    return this.tracks.filter((track) => track.kind === 'video');
+  }
+  getTracks() {
+    return this.tracks;
+  }
+}
+
+class FakeSocket {
+  static all: FakeSocket[] = [];
+  readyState = 0;
+  sent: Array<{ event: string; data: string }> = [];
+  closedWith: number | null = null;
+  onopen: (() => void) | null = null;
+  onmessage: ((message: { data: string }) => void) | null = null;
+  onclose: ((close: { code: number }) => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  frame(event: string, data: unknown) {
+    this.onmessage?.({ data: JSON.stringify({ event, data: JSON.stringify(data) }) });
+  }
+  send(data: string) {
+    this.sent.push(JSON.parse(data));
+  }
+  close(code = 1005) {
+    this.closedWith = code;
+    this.readyState = 3;
+  }
+}
+
+class FakePeerConnection {
+  connectionState = 'new';
+  onicecandidate = null;
+  oniceconnectionstatechange = null;
+  ontrack = null;
+  close() {}
+  addEventListener() {}
+  getTransceivers() {
+    return [];
+  }
+}
+
+/** A JWT-shaped access token for user 7 (only its payload is read on this side). */
+function accessToken(expiresInSeconds: number): string {
+  const payload = btoa(JSON.stringify({ sub: '7', exp: Math.floor(Date.now() / 1000) + expiresInSeconds }));
+  return `header.${payload}.signature`;
+}
+
+const ticket = { token: 'meet-token', room_id: 'room', call_id: 3, message_id: null, ice_servers: [], ice_transport_policy: 'all', expires_in: 60, reconnect_seconds: 30 };
+let tracks: FakeTrack[] = [];
+let cameraWorks = true;
+const requests: string[] = [];
+
+beforeAll(() => {
+  Object.assign(globalThis, { MediaStream: FakeStream, RTCPeerConnection: FakePeerConnection, WebSocket: Object.assign(FakeSocket, { OPEN: 1 }) });
+  Object.defineProperty(navigator, 'mediaDevices', {
+    configurable: true,
+    value: {
+      getUserMedia: async (constraints: MediaStreamConstraints) => {
+        if (constraints.video && !cameraWorks) throw new DOMException('no camera', 'NotFoundError');
+        const track = new FakeTrack(constraints.video ? 'video' : 'audio');
+        tracks.push(track);
+        return new FakeStream([track]);
+      },
+    },
+  });
+  globalThis.fetch = (async (url: string) => {
+    requests.push(url);
+    return { ok: true, status: 200, json: async () => ticket } as Response;
+  }) as typeof fetch;
+});
+
+beforeEach(() => {
+  tracks = [];
+  cameraWorks = true;
+  requests.length = 0;
+  FakeSocket.all = [];
+  tokenStorage.save({ access_token: accessToken(3600), refresh_token: 'refresh' } as never);
+  window.history.replaceState(null, '', '/meet/room?chat=5');
+});
+
+afterEach(() => discardMeetingHeadStart());
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+test('only a meeting page with a chat id starts anything', () => {
+  expect(meetingChatId({ pathname: '/meet/room', search: '?chat=5' })).toBe(5);
+  expect(meetingChatId({ pathname: '/meet/room', search: '?chat=x' })).toBeNull();
+  expect(meetingChatId({ pathname: '/5', search: '?chat=5' })).toBeNull();
+
+  window.history.replaceState(null, '', '/5');
+  beginMeetingHeadStart();
+  expect(takeMeetingHeadStart(5)).toBeNull();
+  expect(tracks).toHaveLength(0);
+});
+
+test('without a usable access token it leaves everything to the engine (which refreshes first)', () => {
+  tokenStorage.save({ access_token: accessToken(5), refresh_token: 'refresh' } as never);
+  beginMeetingHeadStart();
+  expect(takeMeetingHeadStart(5)).toBeNull();
+  expect(requests).toHaveLength(0);
+});
+
+test('the devices, the ticket and the connection start at once; the engine takes them over with what came meanwhile', async () => {
+  beginMeetingHeadStart();
+  expect(requests).toEqual(['/api/meet/get-token?chat_id=5']);
+  await settle();
+  const [socket] = FakeSocket.all;
+  expect(socket?.url).toContain('/api/meet/room/5/websocket?token=meet-token');
+  socket!.open();
+  // The server speaks before the engine has loaded: nothing is lost.
+  socket!.frame('participants', { 7: 'u7', 8: 'u8' });
+  socket!.frame('video', { 8: true });
+
+  expect(takeMeetingHeadStart(6)).toBeNull(); // another chat's call
+  const headStart = takeMeetingHeadStart(5)!;
+  expect(takeMeetingHeadStart(5)).toBeNull(); // taken once
+  const connection = (await headStart.connection)!;
+  expect(connection.outgoing.video).toBe(tracks.find((track) => track.kind === 'video'));
+  expect(socket!.sent.map((frame) => frame.event)).toEqual(['stream', 'video']);
+
+  const seen: string[] = [];
+  const handlers = {
+    onParticipants: (participants: Map<number, string>) => seen.push(`participants ${[...participants.keys()]}`),
+    onVideo: (states: Map<number, boolean>) => seen.push(`video ${[...states]}`),
+    onEnd: (reason: string) => seen.push(`end ${reason}`),
+  } as unknown as MeetingHandlers;
+  await settle();
+  connection.attach(handlers);
+  expect(seen).toEqual(['participants 8', 'video 8,true']); // myself (7) left out, as always
+  socket!.frame('ended', {});
+  await settle();
+  expect(seen.at(-1)).toBe('end ended');
+});
+
+test('without a camera there is no early connection: the engine connects with its blank picture', async () => {
+  cameraWorks = false;
+  beginMeetingHeadStart();
+  const headStart = takeMeetingHeadStart(5)!;
+  expect(await headStart.connection).toBeNull();
+  expect((await headStart.media).cameraError?.reason).toBe('NotFoundError');
+  expect(FakeSocket.all).toHaveLength(0);
+});
+
+test('a head start nobody takes lets the devices go and leaves the socket holding the place, as a drop does', async () => {
+  jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate'] });
+  try {
+    beginMeetingHeadStart();
+    await jest.advanceTimersByTimeAsync(0);
+    FakeSocket.all[0]!.open();
+    await jest.advanceTimersByTimeAsync(HEAD_START_UNCLAIMED_MS);
+    expect(takeMeetingHeadStart(5)).toBeNull();
+    expect(tracks.map((track) => track.stopped)).toEqual([true, true]);
+    expect(FakeSocket.all[0]!.closedWith).toBe(4000);
+  } finally {
+    jest.useRealTimers();
+  }
+});

@@ -1,0 +1,110 @@
+import { ApiClient } from '../api/client';
+import type { MeetingTicket } from '../model/types';
+import { acquireCallMedia, releaseStream, type MediaAccessError } from '../media/devices';
+import { msUntilExpiry, tokenStorage, tokenUserId } from '../storage/tokens';
+import { MeetingConnection } from './meeting-connection';
+import { markCallStage } from './stages';
+
+// A meeting tab (an accepted call, `/meet/{room}?chat={id}`) spends its first few hundred milliseconds loading the
+// shell, the shared packages and the calls remote. Joining the call needs none of that: the camera and
+// microphone, the meeting ticket, the meeting socket and the peer connection with the SFU are browser APIs. So
+// the shell's entry starts them before module federation loads anything, and the calls engine takes the
+// connection over when it starts (what happened meanwhile waits for it, see MeetingConnection.attach).
+// This module is bundled into the shell's entry chunk as well as into the shared package, so the two copies meet
+// through one property of `window`, never through module state, and it imports nothing that is shared.
+
+/** What the head start began for one chat's call; each part settles on its own. */
+export interface MeetingHeadStart {
+  chatId: number;
+  /** The call's microphone and camera (as `acquireCallMedia(true)` gives them), or its refusal. */
+  media: Promise<{ stream: MediaStream; cameraError: MediaAccessError | null }>;
+  /** The meeting ticket, or null when it could not be had here (the engine then asks the usual way). */
+  ticket: Promise<MeetingTicket | null>;
+  /**
+   * The connection with the call, started with that ticket and media, or null where the engine connects itself
+   * (no ticket, no camera: the engine sends its blank picture, or the connection already failed).
+   */
+  connection: Promise<MeetingConnection | null>;
+}
+
+interface Pending extends MeetingHeadStart {
+  /** Stops what nobody took: the connection (holding my place, as a drop does) and the devices. */
+  discard(): void;
+}
+
+const KEY = Symbol.for('messenger.meeting-head-start');
+/** A head start nobody takes by then (the calls remote failed to load, the call was over) is stopped. */
+export const HEAD_START_UNCLAIMED_MS = 20_000;
+
+type Holder = { [KEY]?: Pending };
+
+/** The chat id of a meeting page's address, or null for any other page. */
+export function meetingChatId(location: Pick<Location, 'pathname' | 'search'>): number | null {
+  if (!location.pathname.startsWith('/meet/')) return null;
+  const chatId = Number(new URLSearchParams(location.search).get('chat'));
+  return Number.isInteger(chatId) && chatId > 0 ? chatId : null;
+}
+
+/**
+ * Called by the shell's entry before anything else: on a meeting page of a signed-in person, asks for the
+ * devices and the ticket at once, and connects as soon as both are there. Does nothing elsewhere, or without a
+ * usable access token (the engine then does it all once the session is refreshed).
+ */
+export function beginMeetingHeadStart(target: Holder = window as unknown as Holder): void {
+  const chatId = meetingChatId(window.location);
+  const token = tokenStorage.access;
+  const myId = tokenUserId(token);
+  // An access token about to expire would be refused; the engine's API client refreshes it first.
+  if (chatId === null || myId === null || msUntilExpiry(token) < 30_000 || !navigator.mediaDevices?.getUserMedia) return;
+
+  markCallStage('head-start');
+  const media = acquireCallMedia(true);
+  media.then(() => markCallStage('media')).catch(() => undefined); // the engine sees a refusal when it takes the media
+  // Never refreshes: the app refreshes once it has loaded, and two refreshes at once would spend one refresh token.
+  const ticket = new ApiClient()
+    .request<MeetingTicket>('GET', '/meet/get-token', { query: { chat_id: chatId }, refresh: false })
+    .catch(() => null);
+  void ticket.then((granted) => granted && markCallStage('ticket'));
+
+  let discarded = false;
+  const connection = Promise.all([ticket, media.catch(() => null)]).then(([granted, devices]) => {
+    const audio = devices?.stream.getAudioTracks()[0] ?? null;
+    const video = devices?.stream.getVideoTracks()[0] ?? null;
+    if (discarded || !granted || !audio || !video) return null;
+    return new MeetingConnection(chatId, granted, myId, { audio, video, stream: new MediaStream([audio]), videoOn: true });
+  });
+
+  const pending: Pending = {
+    chatId,
+    media,
+    ticket,
+    connection: connection.then((started) => (started && !started.isClosed ? started : null)),
+    discard() {
+      discarded = true;
+      void connection.then((started) => started?.close(false));
+      void media.then(({ stream }) => releaseStream(stream)).catch(() => undefined);
+    },
+  };
+  target[KEY] = pending;
+  setTimeout(() => {
+    if (target[KEY] !== pending) return;
+    delete target[KEY];
+    pending.discard();
+  }, HEAD_START_UNCLAIMED_MS);
+}
+
+/** The calls engine takes the head start of its chat's call, once: a second caller gets null and starts its own. */
+export function takeMeetingHeadStart(chatId: number, target: Holder = window as unknown as Holder): MeetingHeadStart | null {
+  const pending = target[KEY];
+  if (!pending || pending.chatId !== chatId) return null;
+  delete target[KEY];
+  return { chatId: pending.chatId, media: pending.media, ticket: pending.ticket, connection: pending.connection };
+}
+
+/** The meeting page found no call to join here: stop the devices and the connection the head start began. */
+export function discardMeetingHeadStart(target: Holder = window as unknown as Holder): void {
+  const pending = target[KEY];
+  if (!pending) return;
+  delete target[KEY];
+  pending.discard();
+}
