@@ -29,6 +29,8 @@ import { pruneStaffAuth } from './modules/auth/attempts.js';
 import { PeriodicJob } from './jobs/periodic.js';
 
 const HOUR_MS = 60 * 60 * 1000;
+/** A database that does not answer `SELECT 1` within this is reported unhealthy. */
+const HEALTH_TIMEOUT_MS = 2_000;
 
 /** Builds the whole server on an open, migrated database. Listening is the caller's business (main.ts, tests). */
 export async function buildApp(config: Config, db: Db, options: { logger?: FastifyBaseLogger } = {}): Promise<App> {
@@ -68,7 +70,23 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
       // Every API route needs a token unless it says otherwise; the static client files do not.
       registerAuthHook(api);
       registerRateLimitHook(api);
-      api.get('/health', { config: { public: true } }, async () => ({ status: 'ok', database: db.dialect }));
+      api.get('/health', { config: { public: true } }, async (_request, reply) => {
+        // What a load balancer asks before sending people here: a node without its database, or cut off from
+        // the other nodes, must not get them.
+        const database = await Promise.race([
+          db.query('SELECT 1').then(() => true, () => false),
+          new Promise<boolean>((resolve) => setTimeout(resolve, HEALTH_TIMEOUT_MS, false).unref()),
+        ]);
+        const cluster = app.services.cluster;
+        const healthy = database && (cluster?.connected ?? true);
+        if (!healthy) reply.code(503);
+        return {
+          status: healthy ? 'ok' : 'unhealthy',
+          database: db.dialect,
+          database_reachable: database,
+          ...(cluster ? { node: config.nodeId, nats_connected: cluster.connected } : {}),
+        };
+      });
       await api.register(authRoutes);
       await api.register(usersRoutes);
       await api.register(staffRoutes);
@@ -108,5 +126,6 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
   app.addHook('onReady', async () => calls.recover());
   app.addHook('onClose', async () => calls.close());
   app.addHook('onClose', async () => app.services.sockets.stop());
+  app.addHook('onClose', async () => app.services.cluster?.close());
   return app;
 }

@@ -1,4 +1,5 @@
 // Every setting the server reads from the environment, parsed and validated once at start-up.
+import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
@@ -22,6 +23,12 @@ export interface Config {
   filesDir: string;
   /** Real PostgreSQL when set; embedded PGlite in dataDir otherwise. */
   databaseUrl: string | undefined;
+  /** The cluster: NATS servers (comma-separated URLs) linking the nodes; none on a single node. */
+  natsUrl: string | undefined;
+  /** This node's name in the cluster (logs, NATS connection name): NODE_ID, or host name and process id. */
+  nodeId: string;
+  /** The cluster's name (CLUSTER_NAME, `msgr`): the prefix of its NATS subjects, so clusters can share a NATS. */
+  clusterName: string;
   /** Secret for access tokens and code hashes; generated and kept in the database when not given. */
   jwtSecret: string | undefined;
   accessTokenTtlSeconds: number;
@@ -151,6 +158,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   });
 
   const dataDir = resolve(env.DATA_DIR || join(repoRoot, 'data'));
+  const natsUrl = env.NATS_URL || undefined;
+  const clusterName = env.CLUSTER_NAME || 'msgr';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(clusterName)) throw new ConfigError(`CLUSTER_NAME must be letters, digits, - or _ (a NATS subject token), got "${clusterName}"`);
+  // Nodes share nothing but PostgreSQL and NATS: an embedded database belongs to one process.
+  if (natsUrl && !env.DATABASE_URL) throw new ConfigError('NATS_URL (a cluster) needs DATABASE_URL: nodes share one PostgreSQL; PGlite is one process\'s own');
 
   return {
     nodeEnv,
@@ -162,6 +174,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     filesDir: resolve(env.FILES_DIR || join(dataDir, 'files')),
     databaseUrl: env.DATABASE_URL || undefined,
+    natsUrl,
+    nodeId: env.NODE_ID || `${hostname()}-${process.pid}`,
+    clusterName,
     jwtSecret,
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 15 * 60, 5),
     refreshTokenTtlDays: int(env, 'REFRESH_TOKEN_TTL_DAYS', 90, 1),

@@ -18,6 +18,7 @@ import { CallsService } from './modules/calls/service.js';
 import { RateLimits } from './http/rate-limits.js';
 import { MessageWriter } from './modules/messages/writer.js';
 import { SocketSupervisor } from './modules/realtime/socket-guard.js';
+import { NatsLink } from './cluster/nats-link.js';
 
 /** What the route plugins share, decorated onto the Fastify instance rather than imported as globals. */
 export interface Services {
@@ -45,10 +46,28 @@ export interface Services {
   messageWriter: MessageWriter;
   /** Every authenticated socket of this process: token expiry and dead peers, with one timer. */
   sockets: SocketSupervisor;
+  /** The link with the other nodes of a cluster (NATS_URL); none on a single node. */
+  cluster: NatsLink | undefined;
 }
 
 export async function createServices(config: Config, db: Db, logger: FastifyBaseLogger): Promise<Services> {
   const bus = new EventBus();
+  const sockets = new SocketSupervisor();
+  let cluster: NatsLink | undefined;
+  if (config.natsUrl) {
+    cluster = await NatsLink.connect(
+      { url: config.natsUrl, cluster: config.clusterName, nodeId: config.nodeId },
+      {
+        onEvent: (userId, event) => bus.deliverHere(userId, event),
+        onSessionsEnded: (userId, code, reason) => sockets.closeUserHere(userId, code, reason),
+        // Rings sent while this node was cut off are lost: its sockets read what they missed from the log.
+        onReconnected: () => bus.catchUpAll(),
+      },
+      logger,
+    );
+    bus.connectRemote(cluster);
+    sockets.connectRemote(cluster);
+  }
   const secrets = await loadSecrets(db, config.jwtSecret);
   const devSms = config.sms.provider === 'dev' ? new DevSmsProvider(logger) : undefined;
   const sms =
@@ -77,6 +96,7 @@ export async function createServices(config: Config, db: Db, logger: FastifyBase
     media,
     rateLimits: new RateLimits(config.rateLimits),
     messageWriter: new MessageWriter(db, bus),
-    sockets: new SocketSupervisor(),
+    sockets,
+    cluster,
   };
 }

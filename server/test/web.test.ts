@@ -103,3 +103,22 @@ describe('the client pages', () => {
     assert.equal(response.headers.get('content-security-policy'), null);
   });
 });
+
+describe('health, as a load balancer asks it', () => {
+  it('is 200 with a reachable database, and 503 "unhealthy" once the database is gone', async () => {
+    const server = await startServer();
+    const closeDb = server.db.close.bind(server.db);
+    try {
+      const healthy = await fetch(`${server.url}/api/health`);
+      assert.equal(healthy.status, 200);
+      assert.deepEqual(await healthy.json(), { status: 'ok', database: server.db.dialect, database_reachable: true });
+      await closeDb();
+      const lost = await fetch(`${server.url}/api/health`);
+      assert.equal(lost.status, 503);
+      assert.deepEqual(await lost.json(), { status: 'unhealthy', database: server.db.dialect, database_reachable: false });
+    } finally {
+      server.db.close = async () => undefined; // closed above
+      await server.close();
+    }
+  });
+});

@@ -2,32 +2,74 @@ import type { FlowEvent } from './types.js';
 
 export type EventListener = (event: FlowEvent) => void;
 
+/** The doorbell between nodes of a cluster (cluster/nats-link.ts); absent on a single node. */
+export interface RemoteDoorbell {
+  /** Rings the person's sockets on the other nodes. */
+  ring(userId: number, event: FlowEvent): void;
+  /** This node now holds a socket of the person: hear the rings meant for them. */
+  watch(userId: number): void;
+  /** This node holds none of their sockets any more. */
+  unwatch(userId: number): void;
+}
+
+interface Subscriber {
+  listener: EventListener;
+  /** Rings may have been lost (the link between nodes was down): read what the log holds past what was sent. */
+  catchUp?: () => void;
+}
+
 /**
- * In-process doorbell: after a transaction commits, its events ring the sockets of their users.
- * It may lose nothing that matters — the database log is the truth and a socket fills any gap from it —
- * so a cross-node pub/sub (PostgreSQL NOTIFY, Redis, NATS) can replace it without changing the guarantee.
+ * The doorbell: after a transaction commits, its events ring the sockets of their users — on this node directly,
+ * on the others through the remote doorbell when there is a cluster. It may lose nothing that matters: the
+ * database log is the truth and a socket fills any gap from it, so an at-most-once pub/sub between nodes keeps
+ * the guarantee. After the link between nodes comes back, every socket here catches up from the log, so even a
+ * lost last ring (no later event to reveal the gap) is delivered.
  */
 export class EventBus {
-  private readonly listeners = new Map<number, Set<EventListener>>();
+  private readonly subscribers = new Map<number, Set<Subscriber>>();
+  private remote: RemoteDoorbell | null = null;
 
-  subscribe(userId: number, listener: EventListener): () => void {
-    let set = this.listeners.get(userId);
+  /** Joins the cluster: rings go to the other nodes too, and this node hears theirs for the people it serves. */
+  connectRemote(remote: RemoteDoorbell): void {
+    this.remote = remote;
+    for (const userId of this.subscribers.keys()) remote.watch(userId);
+  }
+
+  subscribe(userId: number, listener: EventListener, catchUp?: () => void): () => void {
+    let set = this.subscribers.get(userId);
     if (!set) {
       set = new Set();
-      this.listeners.set(userId, set);
+      this.subscribers.set(userId, set);
+      this.remote?.watch(userId);
     }
-    set.add(listener);
+    const subscriber: Subscriber = { listener, catchUp };
+    set.add(subscriber);
     return () => {
-      set.delete(listener);
-      if (set.size === 0) this.listeners.delete(userId);
+      set.delete(subscriber);
+      if (set.size === 0 && this.subscribers.get(userId) === set) {
+        this.subscribers.delete(userId);
+        this.remote?.unwatch(userId);
+      }
     };
   }
 
+  /** An event committed on this node: its person's sockets here, and on the other nodes. */
   publish(userId: number, event: FlowEvent): void {
-    for (const listener of this.listeners.get(userId) ?? []) listener(event);
+    this.deliverHere(userId, event);
+    this.remote?.ring(userId, event);
+  }
+
+  /** An event for the sockets of this node only (a ring from another node). */
+  deliverHere(userId: number, event: FlowEvent): void {
+    for (const subscriber of this.subscribers.get(userId) ?? []) subscriber.listener(event);
+  }
+
+  /** The link between nodes was down: every socket here reads what it may have missed from the log. */
+  catchUpAll(): void {
+    for (const set of this.subscribers.values()) for (const subscriber of set) subscriber.catchUp?.();
   }
 
   connectionCount(userId: number): number {
-    return this.listeners.get(userId)?.size ?? 0;
+    return this.subscribers.get(userId)?.size ?? 0;
   }
 }

@@ -26,6 +26,26 @@ export interface TestServer {
 export const testDatabase = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
 const postgresAdminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
+/** A PostgreSQL database of this test's own, and how to drop it. */
+async function createPostgresDatabase(): Promise<{ databaseUrl: string; dropDatabase: () => Promise<void> }> {
+  const name = `msgr_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: postgresAdminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(postgresAdminUrl);
+  url.pathname = `/${name}`;
+  return {
+    databaseUrl: url.toString(),
+    dropDatabase: async () => {
+      const client = new pg.Client({ connectionString: postgresAdminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
 /**
  * A real server on a random port over a fresh database: in-memory PGlite, or a PostgreSQL database created for
  * this server alone and dropped when it closes, so runs never collide.
@@ -39,24 +59,7 @@ export async function startServer(
     durable?: boolean;
   } = {},
 ): Promise<TestServer> {
-  let databaseUrl: string | undefined;
-  let dropDatabase: (() => Promise<void>) | undefined;
-  if (testDatabase === 'postgres') {
-    const name = `msgr_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: postgresAdminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(postgresAdminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const client = new pg.Client({ connectionString: postgresAdminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    };
-  }
+  const { databaseUrl, dropDatabase } = testDatabase === 'postgres' ? await createPostgresDatabase() : { databaseUrl: undefined, dropDatabase: undefined };
   // Uploaded files go to a folder of this server's own, removed when it closes.
   const filesDir = await mkdtemp(join(tmpdir(), 'msgr-files-'));
   const config = loadConfig({
@@ -97,4 +100,70 @@ export async function startServer(
     },
   };
   return server;
+}
+
+export const testNatsUrl = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+
+/**
+ * A cluster of real nodes in this process: one fresh PostgreSQL database, each node its own app, database pool
+ * and NATS connection, linked through the NATS at TEST_NATS_URL under a cluster name of this test's own (so
+ * concurrent runs sharing that NATS never hear each other). PostgreSQL only: PGlite belongs to one process.
+ */
+export async function startCluster(size: number, env: Record<string, string> = {}): Promise<{ nodes: TestServer[]; close(): Promise<void> }> {
+  const { databaseUrl, dropDatabase } = await createPostgresDatabase();
+  const clusterName = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const nodes: TestServer[] = [];
+  const filesDir = await mkdtemp(join(tmpdir(), 'msgr-files-'));
+  try {
+    for (let index = 0; index < size; index += 1) {
+      const config = loadConfig({
+        NODE_ENV: 'test',
+        FILES_DIR: filesDir,
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+        OTP_PER_IP_PER_HOUR: '100000',
+        CLIENT_ROOT: '/nonexistent',
+        DATABASE_URL: databaseUrl,
+        NATS_URL: testNatsUrl,
+        CLUSTER_NAME: clusterName,
+        NODE_ID: `node-${index + 1}`,
+        ...env,
+      });
+      const db = await openDatabase({ databaseUrl });
+      const listen = async () => {
+        const app = await buildApp(config, db);
+        await app.listen({ host: '127.0.0.1', port: 0 });
+        const address = app.server.address();
+        if (!address || typeof address === 'string') throw new Error('no address');
+        const url = `http://127.0.0.1:${address.port}`;
+        return { app, url, wsUrl: url.replace('http', 'ws') };
+      };
+      const node: TestServer = {
+        ...(await listen()),
+        db,
+        config,
+        async restart(whileDown) {
+          await node.app.close();
+          await whileDown?.();
+          Object.assign(node, await listen());
+        },
+        async close() {
+          await node.app.close();
+          await db.close();
+        },
+      };
+      nodes.push(node);
+    }
+  } catch (error) {
+    for (const node of nodes) await node.close().catch(() => undefined);
+    await dropDatabase();
+    throw error;
+  }
+  return {
+    nodes,
+    async close() {
+      for (const node of nodes) await node.close();
+      await dropDatabase();
+      await rm(filesDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -33,10 +33,17 @@ export class FlowConnection {
 
   /** `since`: the last seq the client applied, none on a first connection, or `unknown` (it must resync). */
   async start(since: number | 'unknown' | undefined): Promise<void> {
-    this.unsubscribe = this.bus.subscribe(this.userId, (event) => {
-      if (this.buffer) this.buffer.push(event);
-      else this.enqueue(() => this.deliver(event));
-    });
+    this.unsubscribe = this.bus.subscribe(
+      this.userId,
+      (event) => {
+        if (this.buffer) this.buffer.push(event);
+        else this.enqueue(() => this.deliver(event));
+      },
+      // Rings between nodes may have been lost: whatever the log holds past what was sent goes out now.
+      () => {
+        if (!this.buffer) this.enqueue(() => (this.closed ? Promise.resolve() : this.replay(this.lastSent)));
+      },
+    );
     try {
       if (since === undefined) {
         this.lastSent = await this.log.head(this.userId);

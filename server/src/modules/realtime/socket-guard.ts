@@ -85,6 +85,11 @@ interface Supervised {
   alive: boolean;
 }
 
+/** The other nodes of a cluster (cluster/nats-link.ts): they close their sockets of a person too. */
+export interface RemoteSocketControl {
+  endSessions(userId: number, code: number, reason: string): void;
+}
+
 /**
  * Watches every authenticated socket of the process with one timer, not two per socket (a server holds tens of
  * thousands of idle ones): a socket closes when its access token expires (4001; the client reconnects with a
@@ -96,6 +101,12 @@ export class SocketSupervisor {
   private readonly byUser = new Map<number, Set<WebSocket>>();
   private timer: NodeJS.Timeout | null = null;
   private nextPingAt = 0;
+  private remote: RemoteSocketControl | null = null;
+
+  /** Joins the cluster: ending a person's sessions closes their sockets on every node. */
+  connectRemote(remote: RemoteSocketControl): void {
+    this.remote = remote;
+  }
 
   watch(socket: WebSocket, auth: AuthUser): SocketLink {
     this.sockets.set(socket, { userId: auth.id, expiresAt: auth.tokenExp * 1000, alive: true });
@@ -128,8 +139,14 @@ export class SocketSupervisor {
     });
   }
 
-  /** Closes every open socket of a person (their sessions ended). */
+  /** Closes every open socket of a person (their sessions ended), on this node and on the others. */
   closeUser(userId: number, code: number, reason: string): void {
+    this.closeUserHere(userId, code, reason);
+    this.remote?.endSessions(userId, code, reason);
+  }
+
+  /** Closes the person's sockets on this node only (another node ended their sessions). */
+  closeUserHere(userId: number, code: number, reason: string): void {
     for (const socket of this.byUser.get(userId) ?? []) socket.close(code, reason);
   }
 

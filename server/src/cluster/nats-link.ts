@@ -1,0 +1,149 @@
+import { connect, headers as natsHeaders, type NatsConnection, type Subscription } from 'nats';
+import type { FastifyBaseLogger } from 'fastify';
+import type { FlowEvent } from '../events/types.js';
+import type { RemoteDoorbell } from '../events/bus.js';
+import type { RemoteSocketControl } from '../modules/realtime/socket-guard.js';
+
+/**
+ * Subjects, under the cluster's name (several clusters may share one NATS): one per person for their live events
+ * (nodes listen only for people with a socket there), one for ending sessions.
+ */
+const eventsSubject = (cluster: string, userId: number) => `${cluster}.events.${userId}`;
+const sessionsSubject = (cluster: string) => `${cluster}.sessions.end`;
+
+export interface NatsLinkHandlers {
+  /** Another node committed an event of this person: ring their sockets here. */
+  onEvent(userId: number, event: FlowEvent): void;
+  /** Another node ended this person's sessions: close their sockets here. */
+  onSessionsEnded(userId: number, code: number, reason: string): void;
+  /** The link came back after a loss: rings may have been missed meanwhile. */
+  onReconnected(): void;
+}
+
+/**
+ * The cluster's doorbell on NATS. A commit on one node rings the person's sockets on every node; the database
+ * log stays the truth, so at-most-once delivery is enough (a lost ring is a gap the socket fills from the log,
+ * docs/delivery.md). Interest-based: a node subscribes to a person's subject only while it holds one of their
+ * sockets, so an event travels only to the nodes that need it. `noEcho`: a node's own publications never come
+ * back to it; it rings its local sockets directly.
+ */
+export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
+  private readonly watched = new Map<number, Subscription>();
+  private readonly encoder = new TextEncoder();
+  private readonly decoder = new TextDecoder();
+
+  private constructor(
+    private readonly cluster: string,
+    private readonly connection: NatsConnection,
+    private readonly handlers: NatsLinkHandlers,
+    private readonly logger: FastifyBaseLogger,
+  ) {
+    connection.subscribe(sessionsSubject(cluster), {
+      callback: (error, message) => {
+        if (error) return this.logger.warn({ err: error }, 'NATS: sessions subscription failed');
+        try {
+          const { user_id, code, reason } = JSON.parse(this.decoder.decode(message.data)) as { user_id: number; code: number; reason: string };
+          this.handlers.onSessionsEnded(user_id, code, reason);
+        } catch (parseError) {
+          this.logger.warn({ err: parseError }, 'NATS: unreadable sessions message');
+        }
+      },
+    });
+    void this.watchStatus();
+  }
+
+  /** Connects (retrying for ever after the first success; the first attempt must succeed, or the node does not start). */
+  static async connect(
+    options: { url: string; cluster: string; nodeId: string },
+    handlers: NatsLinkHandlers,
+    logger: FastifyBaseLogger,
+  ): Promise<NatsLink> {
+    const { url, cluster, nodeId } = options;
+    const connection = await connect({
+      servers: url.split(',').map((server) => server.trim()),
+      name: `${cluster}-${nodeId}`,
+      noEcho: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+      pingInterval: 10_000,
+    });
+    logger.info({ server: connection.getServer(), cluster, node: nodeId }, 'NATS connected');
+    return new NatsLink(cluster, connection, handlers, logger);
+  }
+
+  /** Whether the link is up now (a node that lost NATS reports itself unhealthy). */
+  get connected(): boolean {
+    return !this.connection.isClosed() && !this.reconnecting;
+  }
+
+  private reconnecting = false;
+
+  ring(userId: number, event: FlowEvent): void {
+    if (this.connection.isClosed()) return;
+    const headers = natsHeaders();
+    headers.set('seq', String(event.seq));
+    headers.set('type', event.event_type);
+    const body = event.infoJson ?? JSON.stringify(event.additional_info);
+    // While disconnected the client buffers, then drops: a lost ring is caught by the seq gap check.
+    try {
+      this.connection.publish(eventsSubject(this.cluster, userId), this.encoder.encode(body), { headers });
+    } catch (error) {
+      this.logger.warn({ err: error }, 'NATS: ring not sent');
+    }
+  }
+
+  watch(userId: number): void {
+    if (this.watched.has(userId) || this.connection.isClosed()) return;
+    const subscription = this.connection.subscribe(eventsSubject(this.cluster, userId), {
+      callback: (error, message) => {
+        if (error) return this.logger.warn({ err: error }, 'NATS: events subscription failed');
+        const seq = Number(message.headers?.get('seq'));
+        const type = message.headers?.get('type');
+        if (!Number.isInteger(seq) || !type) return;
+        const infoJson = this.decoder.decode(message.data);
+        this.handlers.onEvent(userId, {
+          seq,
+          event_type: type,
+          infoJson,
+          // Built only if something asks: the socket sends `infoJson` as it is.
+          get additional_info() {
+            return JSON.parse(infoJson) as Record<string, unknown>;
+          },
+        });
+      },
+    });
+    this.watched.set(userId, subscription);
+  }
+
+  unwatch(userId: number): void {
+    this.watched.get(userId)?.unsubscribe();
+    this.watched.delete(userId);
+  }
+
+  endSessions(userId: number, code: number, reason: string): void {
+    if (this.connection.isClosed()) return;
+    try {
+      this.connection.publish(sessionsSubject(this.cluster), this.encoder.encode(JSON.stringify({ user_id: userId, code, reason })));
+    } catch (error) {
+      this.logger.warn({ err: error }, 'NATS: end of sessions not sent');
+    }
+  }
+
+  /** Sends what is buffered and closes. */
+  async close(): Promise<void> {
+    if (!this.connection.isClosed()) await this.connection.drain();
+  }
+
+  private async watchStatus(): Promise<void> {
+    for await (const status of this.connection.status()) {
+      if (status.type === 'disconnect' || status.type === 'reconnecting') {
+        if (!this.reconnecting) this.logger.warn({ status: status.type }, 'NATS connection lost; reconnecting');
+        this.reconnecting = true;
+      } else if (status.type === 'reconnect') {
+        this.reconnecting = false;
+        this.logger.info('NATS reconnected');
+        this.handlers.onReconnected();
+      }
+    }
+  }
+}
