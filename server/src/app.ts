@@ -127,5 +127,8 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
   app.addHook('onClose', async () => calls.close());
   app.addHook('onClose', async () => app.services.sockets.stop());
   app.addHook('onClose', async () => app.services.cluster?.close());
+  app.addHook('onClose', async () => {
+    await app.services.redis?.quit();
+  });
   return app;
 }

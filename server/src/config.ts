@@ -27,8 +27,10 @@ export interface Config {
   natsUrl: string | undefined;
   /** This node's name in the cluster (logs, NATS connection name): NODE_ID, or host name and process id. */
   nodeId: string;
-  /** The cluster's name (CLUSTER_NAME, `msgr`): the prefix of its NATS subjects, so clusters can share a NATS. */
+  /** The cluster's name (CLUSTER_NAME, `msgr`): the prefix of its NATS subjects and Redis keys, so clusters can share them. */
   clusterName: string;
+  /** Redis for the per-person limits shared by every node (REDIS_URL); each node counts alone without it. */
+  redisUrl: string | undefined;
   /** Secret for access tokens and code hashes; generated and kept in the database when not given. */
   jwtSecret: string | undefined;
   accessTokenTtlSeconds: number;
@@ -177,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     natsUrl,
     nodeId: env.NODE_ID || `${hostname()}-${process.pid}`,
     clusterName,
+    redisUrl: env.REDIS_URL || undefined,
     jwtSecret,
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 15 * 60, 5),
     refreshTokenTtlDays: int(env, 'REFRESH_TOKEN_TTL_DAYS', 90, 1),

@@ -19,6 +19,7 @@ import { RateLimits } from './http/rate-limits.js';
 import { MessageWriter } from './modules/messages/writer.js';
 import { SocketSupervisor } from './modules/realtime/socket-guard.js';
 import { NatsLink } from './cluster/nats-link.js';
+import { Redis } from 'ioredis';
 
 /** What the route plugins share, decorated onto the Fastify instance rather than imported as globals. */
 export interface Services {
@@ -48,6 +49,8 @@ export interface Services {
   sockets: SocketSupervisor;
   /** The link with the other nodes of a cluster (NATS_URL); none on a single node. */
   cluster: NatsLink | undefined;
+  /** Where the cluster keeps the per-person limits (REDIS_URL); none on a single node. */
+  redis: Redis | undefined;
 }
 
 export async function createServices(config: Config, db: Db, logger: FastifyBaseLogger): Promise<Services> {
@@ -80,6 +83,12 @@ export async function createServices(config: Config, db: Db, logger: FastifyBase
     portRange: config.calls.mediaPortRange,
     onError: (error) => logger.warn({ err: error }, 'media engine error'),
   });
+  // Never queue commands while disconnected: a limiter that cannot reach Redis answers from its memory at once.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true }) : undefined;
+  if (redis) {
+    redis.on('error', (error: Error) => logger.warn({ err: error }, 'Redis error (limits fall back to this node)'));
+    await redis.connect();
+  }
   return {
     config,
     db,
@@ -94,9 +103,10 @@ export async function createServices(config: Config, db: Db, logger: FastifyBase
     devSms,
     calls: new CallsService(db, events, media, new MeetTokens(secrets.meetKey), config.calls, logger),
     media,
-    rateLimits: new RateLimits(config.rateLimits),
+    rateLimits: new RateLimits(config.rateLimits, redis ? { redis, prefix: config.clusterName } : undefined),
     messageWriter: new MessageWriter(db, bus),
     sockets,
     cluster,
+    redis,
   };
 }

@@ -1,16 +1,16 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { startCluster, testDatabase, testNatsUrl, type TestServer } from './helpers/server.js';
+import { startCluster, testDatabase, testNatsUrl, testRedisUrl, type TestServer } from './helpers/server.js';
 import { SocketProbe, chatSocketUrl, events, flowUrl, privateChat, request, sendText, signUp, waitFor } from './helpers/client.js';
 import { makeStaff } from './helpers/staff.js';
 import { Role } from '../src/modules/users/actor.js';
 
-/** Whether something listens at the NATS address (our machines run NATS on 4222). */
-function natsListening(): Promise<boolean> {
-  const { hostname, port } = new URL(testNatsUrl.split(',')[0]!);
+/** Whether something listens at a service's address (our machines run NATS on 4222 and Redis on 6379). */
+function listening(url: string, defaultPort: number): Promise<boolean> {
+  const { hostname, port } = new URL(url.split(',')[0]!);
   return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || 4222) });
+    const socket = connect({ host: hostname, port: Number(port || defaultPort) });
     socket.setTimeout(2000, () => socket.destroy());
     socket.once('connect', () => {
       socket.destroy();
@@ -21,22 +21,27 @@ function natsListening(): Promise<boolean> {
   });
 }
 
-// Several nodes over one PostgreSQL, linked by NATS (issue 11). PGlite is one process's own database, so the
-// cluster runs in the PostgreSQL half of the suite only. Without NATS it is skipped with a clear line, except
-// under CI=true, where it must run (and fails saying why).
-const skip =
-  testDatabase !== 'postgres'
-    ? 'a cluster needs PostgreSQL'
-    : process.env.CI !== 'true' && !(await natsListening())
-      ? `no NATS at ${testNatsUrl} (start it, or set TEST_NATS_URL)`
-      : false;
+// Several nodes over one PostgreSQL, linked by NATS, their limits in Redis (issue 11). PGlite is one process's
+// own database, so the cluster runs in the PostgreSQL half of the suite only. Without NATS or Redis it is skipped
+// with a clear line, except under CI=true, where it must run (and fails saying why).
+const missing =
+  process.env.CI === 'true' || testDatabase !== 'postgres'
+    ? []
+    : [
+        ...((await listening(testNatsUrl, 4222)) ? [] : [`NATS at ${testNatsUrl} (TEST_NATS_URL)`]),
+        ...((await listening(testRedisUrl, 6379)) ? [] : [`Redis at ${testRedisUrl} (TEST_REDIS_URL)`]),
+      ];
+const skip = testDatabase !== 'postgres' ? 'a cluster needs PostgreSQL' : missing.length > 0 ? `not running: ${missing.join(', ')}` : false;
+
+/** A small look-up allowance, to show it is one allowance across the nodes. */
+const LOOKUPS = 4;
 
 describe('a cluster of two nodes linked by NATS', { skip }, () => {
   let cluster: Awaited<ReturnType<typeof startCluster>>;
   let nodeA: TestServer;
   let nodeB: TestServer;
   before(async () => {
-    cluster = await startCluster(2);
+    cluster = await startCluster(2, { REDIS_URL: testRedisUrl, RATE_LOOKUPS_PER_MINUTE: String(LOOKUPS) });
     [nodeA, nodeB] = cluster.nodes as [TestServer, TestServer];
   });
   after(() => cluster?.close());
@@ -96,6 +101,20 @@ describe('a cluster of two nodes linked by NATS', { skip }, () => {
     assert.deepEqual([flowOnB.closeCode, chatOnB.closeCode], [4003, 4003]);
     // And node B refuses the old token from now on (the session generation is in the database).
     assert.equal((await request(nodeB, 'GET', '/user', { token: mallory.token })).status, 401);
+  });
+
+  it('a per-person limit is one allowance across the nodes (kept in Redis): going through the other node gives no more', async () => {
+    const anna = await signUp(nodeA);
+    const boris = await signUp(nodeB);
+    for (let i = 0; i < LOOKUPS; i += 1) {
+      const node = i % 2 === 0 ? nodeA : nodeB;
+      assert.equal((await request(node, 'GET', '/chat/find?query=a', { token: anna.token })).status, 200);
+    }
+    for (const node of [nodeA, nodeB]) {
+      const refused = await request(node, 'GET', '/user/find?query=a', { token: anna.token });
+      assert.deepEqual([refused.status, refused.body.error], [429, 'rate_limited'], `refused on ${node.config.nodeId}`);
+    }
+    assert.equal((await request(nodeB, 'GET', '/chat/find?query=a', { token: boris.token })).status, 200, 'per person');
   });
 
   it('each node reports itself healthy with its database and NATS link', async () => {

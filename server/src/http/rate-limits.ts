@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { HttpError } from './errors.js';
 
@@ -29,17 +30,31 @@ export class RateLimited extends HttpError {
 }
 
 export class RateLimits {
-  // In this process's memory: one server node. Issue 11's cluster keeps them in Redis (rate-limiter-flexible has
-  // the same interface there), so that a node cannot be used to go around a limit.
-  private readonly limiters: Record<LimitName, RateLimiterMemory>;
+  private readonly limiters: Record<LimitName, RateLimiterAbstract>;
 
-  constructor(limits: Config['rateLimits']) {
-    this.limiters = {
-      messages: new RateLimiterMemory({ keyPrefix: 'messages', points: limits.messagesPer10s, duration: 10 }),
-      lookups: new RateLimiterMemory({ keyPrefix: 'lookups', points: limits.lookupsPerMinute, duration: 60 }),
-      uploads: new RateLimiterMemory({ keyPrefix: 'uploads', points: limits.uploadsPerMinute, duration: 60 }),
-      sockets: new RateLimiterMemory({ keyPrefix: 'sockets', points: limits.socketsPerMinute, duration: 60 }),
+  /**
+   * On one node the windows live in this process's memory. In a cluster (`redis`) they live in Redis, shared by
+   * every node under the cluster's prefix, so that going through another node does not give anyone more; if
+   * Redis cannot be reached, each node falls back to its own memory (a limit per node, never none).
+   */
+  constructor(limits: Config['rateLimits'], cluster?: { redis: Redis; prefix: string }) {
+    const windows: Record<LimitName, { points: number; duration: number }> = {
+      messages: { points: limits.messagesPer10s, duration: 10 },
+      lookups: { points: limits.lookupsPerMinute, duration: 60 },
+      uploads: { points: limits.uploadsPerMinute, duration: 60 },
+      sockets: { points: limits.socketsPerMinute, duration: 60 },
     };
+    const make = (name: LimitName): RateLimiterAbstract => {
+      const memory = new RateLimiterMemory({ keyPrefix: name, ...windows[name] });
+      if (!cluster) return memory;
+      return new RateLimiterRedis({
+        storeClient: cluster.redis,
+        keyPrefix: `${cluster.prefix}:limit:${name}`,
+        ...windows[name],
+        insuranceLimiter: memory,
+      });
+    };
+    this.limiters = { messages: make('messages'), lookups: make('lookups'), uploads: make('uploads'), sockets: make('sockets') };
   }
 
   /** Takes one of `userId`'s allowance for `name`, or throws 429 `rate_limited` (Retry-After: when one is back). */

@@ -103,11 +103,13 @@ export async function startServer(
 }
 
 export const testNatsUrl = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+export const testRedisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**
  * A cluster of real nodes in this process: one fresh PostgreSQL database, each node its own app, database pool
  * and NATS connection, linked through the NATS at TEST_NATS_URL under a cluster name of this test's own (so
- * concurrent runs sharing that NATS never hear each other). PostgreSQL only: PGlite belongs to one process.
+ * concurrent runs sharing that NATS — or a Redis, with `REDIS_URL` in `env` — never hear each other).
+ * PostgreSQL only: PGlite belongs to one process.
  */
 export async function startCluster(size: number, env: Record<string, string> = {}): Promise<{ nodes: TestServer[]; close(): Promise<void> }> {
   const { databaseUrl, dropDatabase } = await createPostgresDatabase();
