@@ -27,6 +27,7 @@ import { filesRoutes } from './modules/files/routes.js';
 import { webRoutes } from './modules/web/routes.js';
 import { pruneStaffAuth } from './modules/auth/attempts.js';
 import { PeriodicJob } from './jobs/periodic.js';
+import { CLUSTER_HEARTBEAT_MS } from './modules/calls/service.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** A database that does not answer `SELECT 1` within this is reported unhealthy. */
@@ -125,6 +126,15 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
   const calls = app.services.calls;
   app.addHook('onReady', async () => calls.recover());
   app.addHook('onClose', async () => calls.close());
+  // A cluster node keeps saying it is alive, and ends the calls of nodes that stopped (their media died with them).
+  if (app.services.cluster) {
+    const heartbeat = new PeriodicJob('cluster heartbeat', CLUSTER_HEARTBEAT_MS, () => calls.heartbeat(), app.log);
+    app.addHook('onReady', async () => heartbeat.start());
+    app.addHook('onClose', async () => {
+      await heartbeat.stop();
+      await calls.leaveCluster();
+    });
+  }
   app.addHook('onClose', async () => app.services.sockets.stop());
   app.addHook('onClose', async () => app.services.cluster?.close());
   app.addHook('onClose', async () => {

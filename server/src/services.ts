@@ -101,7 +101,10 @@ export async function createServices(config: Config, db: Db, logger: FastifyBase
     expiry: new ExpirySweeper(db, events, logger, config.expirySweepMs),
     sms,
     devSms,
-    calls: new CallsService(db, events, media, new MeetTokens(secrets.meetKey), config.calls, logger),
+    calls: new CallsService(db, events, media, new MeetTokens(secrets.meetKey), config.calls, logger, {
+      id: config.nodeId,
+      clustered: cluster !== undefined,
+    }),
     media,
     rateLimits: new RateLimits(config.rateLimits, redis ? { redis, prefix: config.clusterName } : undefined),
     messageWriter: new MessageWriter(db, bus),

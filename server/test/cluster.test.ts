@@ -117,6 +117,26 @@ describe('a cluster of two nodes linked by NATS', { skip }, () => {
     assert.equal((await request(nodeB, 'GET', '/chat/find?query=a', { token: boris.token })).status, 200, 'per person');
   });
 
+  it('a node starting does not end the calls another node holds; a node that leaves has its calls ended by the others', async () => {
+    const anna = await signUp(nodeA);
+    const boris = await signUp(nodeA);
+    const chatId = await privateChat(nodeA, anna, boris);
+    const started = await request(nodeA, 'POST', '/meet/call', { token: anna.token, body: { chat_id: chatId } });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    const callId = started.body.call.id;
+    const running = async () => (await nodeA.db.query('SELECT ended_at FROM calls WHERE id = $1', [callId]))[0]?.ended_at === null;
+    assert.equal(await running(), true);
+
+    // Node B restarts (its start-up recovery runs): node A is alive, so its call goes on.
+    await nodeB.restart();
+    assert.equal(await running(), true, "node B's start left node A's call alone");
+
+    // Node A goes away (its rooms, and so the call's media, with it): node B ends the call at its next heartbeat.
+    await nodeA.restart(() => waitFor(async () => !(await running()), "node B to end the call of the node that left"));
+    const [call] = await nodeB.db.query<{ status: string }>('SELECT status FROM calls WHERE id = $1', [callId]);
+    assert.equal(call?.status, 'missed');
+  });
+
   it('each node reports itself healthy with its database and NATS link', async () => {
     for (const node of [nodeA, nodeB]) {
       const health = await request(node, 'GET', '/health');

@@ -4,6 +4,7 @@ import { staff } from './003-staff.js';
 import { calls } from './004-calls.js';
 import { writePath } from './005-write-path.js';
 import { sessionsPhones } from './006-sessions-phones.js';
+import { clusterNodes } from './007-cluster-nodes.js';
 
 export interface Migration {
   version: number;
@@ -12,4 +13,4 @@ export interface Migration {
 }
 
 /** Every migration ever shipped, oldest first. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [initial, groupsFiles, staff, calls, writePath, sessionsPhones];
+export const migrations: Migration[] = [initial, groupsFiles, staff, calls, writePath, sessionsPhones, clusterNodes];

@@ -61,6 +61,11 @@ const RECORDING_GRACE_SECONDS = 60;
 
 const CALL_COLUMNS = 'id, chat_id, caller_id, room_id, message_id, status, connected, recording';
 
+/** How often a cluster node says it is alive (and looks for dead nodes' calls). */
+export const CLUSTER_HEARTBEAT_MS = 5_000;
+/** A node silent for this long is dead. */
+export const CLUSTER_NODE_DEAD_MS = 20_000;
+
 /**
  * The life of a call: started in a chat (a call record and a `call` message, `call` to the others), answered by
  * joining the meeting socket, and ended by hang-up, rejection, the last person leaving, or nobody answering within
@@ -81,6 +86,8 @@ export class CallsService {
     private readonly meetTokens: MeetTokens,
     private readonly config: Config['calls'],
     private readonly log: FastifyBaseLogger,
+    /** This node, and whether other nodes share the database (then a node ends only its own and dead nodes' calls). */
+    private readonly node: { id: string; clustered: boolean } = { id: 'single', clustered: false },
   ) {}
 
   /** Starts a call in a chat, or joins the one already running there. */
@@ -97,10 +104,10 @@ export class CallsService {
       const busy = chat.chat_type === 'private' && others.length === 1 && (await this.inCall(tx, others[0]!));
       const message = await this.insertCallMessage(tx, chatId, userId, members, busy);
       const [row] = await tx.query<CallRow>(
-        `INSERT INTO calls (chat_id, caller_id, room_id, message_id, status, recording, ended_at)
-         SELECT $1, $2, $3, $4, $5, c.recording, CASE WHEN $5 = 'busy' THEN now() END FROM chats c WHERE c.id = $1
+        `INSERT INTO calls (chat_id, caller_id, room_id, message_id, status, recording, ended_at, node_id)
+         SELECT $1, $2, $3, $4, $5, c.recording, CASE WHEN $5 = 'busy' THEN now() END, $6 FROM chats c WHERE c.id = $1
          RETURNING ${CALL_COLUMNS}`,
-        [chatId, userId, randomUUID(), message.id, busy ? 'busy' : 'ringing'],
+        [chatId, userId, randomUUID(), message.id, busy ? 'busy' : 'ringing', this.node.id],
       );
       const [caller] = await publicProfiles(tx, 0, 0, [userId]);
       await this.events.lockRecipients(tx, members);
@@ -356,9 +363,46 @@ export class CallsService {
   }
 
   /** Calls left running by a previous process (its rooms died with it) end now; `hang` tells everyone. */
+  /**
+   * At start-up: calls whose rooms died with a previous process end. On a single node that is every running call.
+   * In a cluster it is this node's own (from its previous life) and those of nodes that stopped saying they are
+   * alive — never a live node's: a node starting must not end the calls another one holds.
+   */
   async recover(): Promise<void> {
-    const stale = await this.db.query<{ id: number; connected: boolean }>('SELECT id, connected FROM calls WHERE ended_at IS NULL');
-    for (const call of stale) await this.end(call.id, call.connected ? 'ended' : 'missed');
+    if (!this.node.clustered) {
+      const stale = await this.db.query<{ id: number; connected: boolean }>('SELECT id, connected FROM calls WHERE ended_at IS NULL');
+      for (const call of stale) await this.end(call.id, call.connected ? 'ended' : 'missed');
+      return;
+    }
+    await this.heartbeat({ endOwn: true });
+  }
+
+  /**
+   * A cluster node says it is alive, and ends the calls of nodes that stopped saying so (their SFU, and so their
+   * media, died with them). Repeated every `CLUSTER_HEARTBEAT_MS` by every node; ending a call twice is a no-op.
+   */
+  async heartbeat(options: { endOwn?: boolean } = {}): Promise<void> {
+    await this.db.query(
+      `INSERT INTO cluster_nodes (node_id, heartbeat_at) VALUES ($1, now())
+       ON CONFLICT (node_id) DO UPDATE SET heartbeat_at = now()`,
+      [this.node.id],
+    );
+    const orphaned = await this.db.query<{ id: number; connected: boolean }>(
+      `SELECT c.id, c.connected FROM calls c
+        WHERE c.ended_at IS NULL
+          AND (c.node_id IS NULL
+               OR (c.node_id = $1 AND $2)
+               OR (c.node_id <> $1 AND NOT EXISTS (
+                     SELECT 1 FROM cluster_nodes n
+                      WHERE n.node_id = c.node_id AND n.heartbeat_at > now() - make_interval(secs => $3))))`,
+      [this.node.id, options.endOwn === true, CLUSTER_NODE_DEAD_MS / 1000],
+    );
+    for (const call of orphaned) await this.end(call.id, call.connected ? 'ended' : 'missed');
+  }
+
+  /** A cluster node leaving on purpose: the others end its calls at their next heartbeat, not after the dead time. */
+  async leaveCluster(): Promise<void> {
+    if (this.node.clustered) await this.db.query('DELETE FROM cluster_nodes WHERE node_id = $1', [this.node.id]);
   }
 
   close(): void {
