@@ -48,7 +48,16 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.decorate('services', await createServices(config, db, app.log));
+  app.decorate(
+    'services',
+    await createServices(config, db, app.log, () => {
+      const address = app.server.address();
+      if (!address || typeof address === 'string') return null;
+      // Bound to every interface: the other nodes of a one-machine cluster reach it on loopback (NODE_URL otherwise).
+      const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+      return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+    }),
+  );
   // Every route as registered (HEAD twins left out): the permission-matrix test checks that it covers them all.
   const routeList: Array<{ method: string; url: string }> = [];
   app.decorate('routeList', routeList);
@@ -130,6 +139,8 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
   if (app.services.cluster) {
     const heartbeat = new PeriodicJob('cluster heartbeat', CLUSTER_HEARTBEAT_MS, () => calls.heartbeat(), app.log);
     app.addHook('onReady', async () => heartbeat.start());
+    // Said at once when listening, so the others can forward to it from the start.
+    app.addHook('onListen', async () => calls.heartbeat());
     app.addHook('onClose', async () => {
       await heartbeat.stop();
       await calls.leaveCluster();

@@ -31,6 +31,8 @@ export interface Config {
   clusterName: string;
   /** Redis for the per-person limits shared by every node (REDIS_URL); each node counts alone without it. */
   redisUrl: string | undefined;
+  /** Where the other nodes reach this one (NODE_URL); by default its own address, with 127.0.0.1 for "any". */
+  nodeUrl: string | undefined;
   /** Secret for access tokens and code hashes; generated and kept in the database when not given. */
   jwtSecret: string | undefined;
   accessTokenTtlSeconds: number;
@@ -180,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeId: env.NODE_ID || `${hostname()}-${process.pid}`,
     clusterName,
     redisUrl: env.REDIS_URL || undefined,
+    nodeUrl: env.NODE_URL || undefined,
     jwtSecret,
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 15 * 60, 5),
     refreshTokenTtlDays: int(env, 'REFRESH_TOKEN_TTL_DAYS', 90, 1),

@@ -53,7 +53,13 @@ export interface Services {
   redis: Redis | undefined;
 }
 
-export async function createServices(config: Config, db: Db, logger: FastifyBaseLogger): Promise<Services> {
+export async function createServices(
+  config: Config,
+  db: Db,
+  logger: FastifyBaseLogger,
+  /** Where this node listens, once it does (the cluster's other nodes forward meeting sockets there). */
+  listeningUrl: () => string | null = () => null,
+): Promise<Services> {
   const bus = new EventBus();
   const sockets = new SocketSupervisor();
   let cluster: NatsLink | undefined;
@@ -89,6 +95,13 @@ export async function createServices(config: Config, db: Db, logger: FastifyBase
     redis.on('error', (error: Error) => logger.warn({ err: error }, 'Redis error (limits fall back to this node)'));
     await redis.connect();
   }
+  const calls = new CallsService(db, events, media, new MeetTokens(secrets.meetKey), config.calls, logger, {
+    id: config.nodeId,
+    clustered: cluster !== undefined,
+    url: () => config.nodeUrl ?? listeningUrl(),
+  });
+  if (cluster) cluster.onCallEnded = (callId, roomId, reason) => calls.endedElsewhere(callId, roomId, reason);
+  if (cluster) calls.joinCluster((callId, roomId, reason) => cluster.announceCallEnded(callId, roomId, reason));
   return {
     config,
     db,
@@ -101,10 +114,7 @@ export async function createServices(config: Config, db: Db, logger: FastifyBase
     expiry: new ExpirySweeper(db, events, logger, config.expirySweepMs),
     sms,
     devSms,
-    calls: new CallsService(db, events, media, new MeetTokens(secrets.meetKey), config.calls, logger, {
-      id: config.nodeId,
-      clustered: cluster !== undefined,
-    }),
+    calls,
     media,
     rateLimits: new RateLimits(config.rateLimits, redis ? { redis, prefix: config.clusterName } : undefined),
     messageWriter: new MessageWriter(db, bus),

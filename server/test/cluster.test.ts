@@ -2,8 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { startCluster, testDatabase, testNatsUrl, testRedisUrl, type TestServer } from './helpers/server.js';
-import { SocketProbe, chatSocketUrl, events, flowUrl, privateChat, request, sendText, signUp, waitFor } from './helpers/client.js';
+import { SocketProbe, WAIT_MS, chatSocketUrl, events, flowUrl, privateChat, request, sendText, signUp, waitFor } from './helpers/client.js';
 import { makeStaff } from './helpers/staff.js';
+import { MeetClient } from './helpers/meet-client.js';
 import { Role } from '../src/modules/users/actor.js';
 
 /** Whether something listens at a service's address (our machines run NATS on 4222 and Redis on 6379). */
@@ -115,6 +116,40 @@ describe('a cluster of two nodes linked by NATS', { skip }, () => {
       assert.deepEqual([refused.status, refused.body.error], [429, 'rate_limited'], `refused on ${node.config.nodeId}`);
     }
     assert.equal((await request(nodeB, 'GET', '/chat/find?query=a', { token: boris.token })).status, 200, 'per person');
+  });
+
+  it('a call rung through node A is answered through node B (its meeting socket forwarded to the room), media both ways, hung up through B', async () => {
+    const anna = await signUp(nodeA, { name: 'Anna' });
+    const boris = await signUp(nodeA, { name: 'Boris' });
+    const chatId = await privateChat(nodeA, anna, boris);
+    const started = await request(nodeA, 'POST', '/meet/call', { token: anna.token, body: { chat_id: chatId } });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    const room = started.body.call.room_id;
+    const token = async (node: TestServer, person: typeof anna) => (await request(node, 'GET', `/meet/get-token?chat_id=${chatId}`, { token: person.token })).body.token;
+
+    const annaMeet = await MeetClient.join(nodeA, chatId, await token(nodeA, anna));
+    annaMeet.startSending();
+    const receiving = (id: number) => () => ['audio', 'video'].every((kind) => nodeA.app.services.media.publishing(room).get(id)?.includes(kind as 'audio'));
+    await waitFor(receiving(anna.id), "node A's SFU to receive Anna", 2 * WAIT_MS);
+    // Boris answers through node B: his meeting socket is piped to node A, where the room is.
+    const borisMeet = await MeetClient.join(nodeB, chatId, await token(nodeB, boris));
+    borisMeet.startSending();
+    await waitFor(() => (borisMeet.received.get(`u${anna.id}`) ?? 0) > 5, "Boris (on B) to receive Anna's packets", 2 * WAIT_MS);
+    await waitFor(receiving(boris.id), "node A's SFU to receive Boris", 2 * WAIT_MS);
+    assert.equal(nodeB.app.services.media.publishing(room).size, 0, 'no room on node B');
+
+    // Boris hangs up through node B: the call ends in the database there, and node A closes the room.
+    const hung = await SocketProbe.open(chatSocketUrl(nodeB, boris.token));
+    hung.send({ type: 'hang', text: String(chatId) });
+    await hung.until((frames) => frames.some((frame) => frame.type === 'hung'));
+    hung.close();
+    await annaMeet.socket.closed();
+    await borisMeet.socket.closed();
+    assert.deepEqual(annaMeet.frames('ended'), [{ reason: 'ended' }]);
+    assert.deepEqual(borisMeet.frames('ended'), [{ reason: 'ended' }]);
+    await waitFor(() => nodeA.app.services.media.publishing(room).size === 0, "node A's room to close");
+    await annaMeet.close();
+    await borisMeet.close();
   });
 
   it('a node starting does not end the calls another node holds; a node that leaves has its calls ended by the others', async () => {

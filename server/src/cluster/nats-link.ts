@@ -10,6 +10,7 @@ import type { RemoteSocketControl } from '../modules/realtime/socket-guard.js';
  */
 const eventsSubject = (cluster: string, userId: number) => `${cluster}.events.${userId}`;
 const sessionsSubject = (cluster: string) => `${cluster}.sessions.end`;
+const callsEndedSubject = (cluster: string) => `${cluster}.calls.ended`;
 
 export interface NatsLinkHandlers {
   /** Another node committed an event of this person: ring their sockets here. */
@@ -49,7 +50,30 @@ export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
         }
       },
     });
+    connection.subscribe(callsEndedSubject(cluster), {
+      callback: (error, message) => {
+        if (error) return this.logger.warn({ err: error }, 'NATS: calls subscription failed');
+        try {
+          const { call_id, room_id, reason } = JSON.parse(this.decoder.decode(message.data)) as { call_id: number; room_id: string; reason: string };
+          this.onCallEnded?.(call_id, room_id, reason);
+        } catch (parseError) {
+          this.logger.warn({ err: parseError }, 'NATS: unreadable calls message');
+        }
+      },
+    });
     void this.watchStatus();
+  }
+
+  /** A call ended on another node: the node holding its room closes it (set by the calls service). */
+  onCallEnded: ((callId: number, roomId: string, reason: string) => void) | null = null;
+
+  announceCallEnded(callId: number, roomId: string, reason: string): void {
+    if (this.connection.isClosed()) return;
+    try {
+      this.connection.publish(callsEndedSubject(this.cluster), this.encoder.encode(JSON.stringify({ call_id: callId, room_id: roomId, reason })));
+    } catch (error) {
+      this.logger.warn({ err: error }, 'NATS: end of call not sent');
+    }
   }
 
   /** Connects (retrying for ever after the first success; the first attempt must succeed, or the node does not start). */

@@ -1,3 +1,4 @@
+import { WebSocket, type RawData } from 'ws';
 import type { App } from '../../http/types.js';
 import { HttpError, ServerStrings } from '../../http/errors.js';
 import { checkOrigin } from '../realtime/socket-guard.js';
@@ -27,14 +28,24 @@ export async function meetSocketRoutes(app: App): Promise<void> {
       // After validation, so the chat id is a number.
       preHandler: async (request) => {
         const { chatId } = request.params as { chatId: number };
-        (request as unknown as { meet: MeetClaims & { callId: number } }).meet = await calls.authorizeSocket(
-          (request.query as { token: string }).token,
-          chatId,
-        );
+        const meet = await calls.authorizeSocket((request.query as { token: string }).token, chatId);
+        (request as unknown as { meet: typeof meet }).meet = meet;
+        // In a cluster the room may live on another node: this socket is then forwarded there.
+        (request as unknown as { roomNode: string | null }).roomNode = await calls.roomNodeUrl(meet.callId);
       },
     },
     (socket, request) => {
       const claims = (request as unknown as { meet: MeetClaims & { callId: number } }).meet;
+      const roomNode = (request as unknown as { roomNode: string | null }).roomNode;
+      if (roomNode) {
+        const { chatId } = request.params as { chatId: number };
+        const token = (request.query as { token: string }).token;
+        forwardToRoomNode(socket, `${roomNode.replace(/^http/, 'ws')}/api/meet/room/${chatId}/websocket?token=${encodeURIComponent(token)}`, (error) =>
+          request.log.warn({ err: error }, 'forwarding a meeting socket failed'),
+        );
+        app.services.sockets.track(socket, claims.userId);
+        return;
+      }
       // Ending the person's sessions (blocked, deleted…) closes this socket too.
       app.services.sockets.track(socket, claims.userId);
       const send = (event: string, data: unknown) => {
@@ -96,6 +107,43 @@ export async function meetSocketRoutes(app: App): Promise<void> {
       });
     },
   );
+}
+
+/** Close codes a socket may send (1005 and 1006 only describe what happened): anything else is "going away". */
+function sendableCode(code: number): number {
+  return code === 1000 || (code >= 1001 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999) ? code : 1001;
+}
+
+/**
+ * Pipes a meeting socket to the node that holds the call's room, frames and close codes both ways, so that the
+ * browser cannot tell: the room node checks the token again, and a close there (ended, full) closes here. A
+ * browser that drops shows there as "going away" (1001), which holds its place like any drop; 1000 (leaving)
+ * passes as it is.
+ */
+function forwardToRoomNode(socket: WebSocket, url: string, onError: (error: Error) => void): void {
+  const upstream = new WebSocket(url, { maxPayload: MAX_FRAME_BYTES });
+  const early: Array<{ data: RawData; binary: boolean }> = [];
+  socket.on('message', (data, binary) => {
+    if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary });
+    else early.push({ data, binary });
+  });
+  upstream.on('open', () => {
+    for (const frame of early.splice(0)) upstream.send(frame.data, { binary: frame.binary });
+  });
+  upstream.on('message', (data, binary) => {
+    if (socket.readyState === WebSocket.OPEN) socket.send(data, { binary });
+  });
+  upstream.on('close', (code, reason) => {
+    if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.close(sendableCode(code), reason);
+  });
+  upstream.on('error', (error) => {
+    onError(error);
+    if (socket.readyState === WebSocket.OPEN) socket.close(1011, 'call server unavailable');
+  });
+  socket.on('close', (code, reason) => {
+    if (upstream.readyState === WebSocket.OPEN) upstream.close(sendableCode(code), reason);
+    else if (upstream.readyState === WebSocket.CONNECTING) upstream.terminate();
+  });
 }
 
 function isVideoState(data: unknown): data is { on: boolean } {

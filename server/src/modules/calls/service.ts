@@ -86,9 +86,51 @@ export class CallsService {
     private readonly meetTokens: MeetTokens,
     private readonly config: Config['calls'],
     private readonly log: FastifyBaseLogger,
-    /** This node, and whether other nodes share the database (then a node ends only its own and dead nodes' calls). */
-    private readonly node: { id: string; clustered: boolean } = { id: 'single', clustered: false },
+    /**
+     * This node: its id, whether other nodes share the database (then a node ends only its own and dead nodes'
+     * calls), and where the others reach it (known once it listens).
+     */
+    private readonly node: { id: string; clustered: boolean; url?: () => string | null } = { id: 'single', clustered: false },
   ) {}
+
+  /** Tells the other nodes that a call ended here (cluster/nats-link.ts); the room's node closes the room. */
+  private announceEnded: ((callId: number, roomId: string, reason: string) => void) | null = null;
+
+  joinCluster(announceEnded: (callId: number, roomId: string, reason: string) => void): void {
+    this.announceEnded = announceEnded;
+  }
+
+  /**
+   * Where a call's room lives when that is another, live node of the cluster: its meeting sockets are forwarded
+   * there (the room and its SFU are in that node's memory). Null when the room is here (or there is no cluster).
+   */
+  async roomNodeUrl(callId: number): Promise<string | null> {
+    if (!this.node.clustered) return null;
+    const [row] = await this.db.query<{ node_id: string | null; url: string | null }>(
+      `SELECT c.node_id, n.url FROM calls c LEFT JOIN cluster_nodes n ON n.node_id = c.node_id WHERE c.id = $1`,
+      [callId],
+    );
+    if (!row || row.node_id === null || row.node_id === this.node.id) return null;
+    if (!row.url) throw new HttpError(503, 'call_node_unavailable', 'The server holding this call is not available');
+    return row.url;
+  }
+
+  /** Another node ended a call whose room is here: its sockets learn it and the room closes. */
+  endedElsewhere(callId: number, roomId: string, reason: string): void {
+    this.clearRingTimer(callId);
+    for (const userId of [...(this.away.get(callId)?.keys() ?? [])]) this.clearAway(callId, userId);
+    this.closeRoom(callId, roomId, reason);
+  }
+
+  private closeRoom(callId: number, roomId: string, reason: string): void {
+    const byUser = this.connections.get(callId);
+    this.connections.delete(callId);
+    for (const connection of byUser?.values() ?? []) {
+      connection.send('ended', { reason });
+      connection.close();
+    }
+    this.engine.closeRoom(roomId);
+  }
 
   /** Starts a call in a chat, or joins the one already running there. */
   async start(userId: number, chatId: number): Promise<{ call: CallInfo; joined: boolean; busy: boolean; message?: unknown }> {
@@ -382,11 +424,15 @@ export class CallsService {
    * media, died with them). Repeated every `CLUSTER_HEARTBEAT_MS` by every node; ending a call twice is a no-op.
    */
   async heartbeat(options: { endOwn?: boolean } = {}): Promise<void> {
-    await this.db.query(
-      `INSERT INTO cluster_nodes (node_id, heartbeat_at) VALUES ($1, now())
-       ON CONFLICT (node_id) DO UPDATE SET heartbeat_at = now()`,
-      [this.node.id],
-    );
+    const url = this.node.url?.();
+    // Before it listens (start-up recovery) a node cannot say where it is; it says so at its first heartbeat.
+    if (url) {
+      await this.db.query(
+        `INSERT INTO cluster_nodes (node_id, url, heartbeat_at) VALUES ($1, $2, now())
+         ON CONFLICT (node_id) DO UPDATE SET url = $2, heartbeat_at = now()`,
+        [this.node.id, url],
+      );
+    }
     const orphaned = await this.db.query<{ id: number; connected: boolean }>(
       `SELECT c.id, c.connected FROM calls c
         WHERE c.ended_at IS NULL
@@ -450,13 +496,9 @@ export class CallsService {
       return call;
     });
     if (!ended) return;
-    const byUser = this.connections.get(callId);
-    this.connections.delete(callId);
-    for (const connection of byUser?.values() ?? []) {
-      connection.send('ended', { reason });
-      connection.close();
-    }
-    this.engine.closeRoom(ended.room_id);
+    this.closeRoom(callId, ended.room_id, reason);
+    // The room may be on another node (a hang-up, a decline or the last leave that came through this one).
+    this.announceEnded?.(callId, ended.room_id, reason);
   }
 
   private armRingTimer(callId: number): void {
