@@ -1,4 +1,4 @@
-import { defineConfig } from '@playwright/test';
+import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,10 @@ import { ADMIN_PHONE, FOURTH_ADMIN_PHONE, STAFF_PHONE, THIRD_ADMIN_PHONE } from 
 import { RELAY_BASE_URL, RELAY_PORT, TURN_PORT, TURN_URL } from './tests/relay-server';
 
 const port = Number(process.env.E2E_PORT ?? 18_080);
-const baseURL = `http://localhost:${port}`;
+// E2E_BASE_URL: run against a product already running there (e.g. `npm run cluster`, started with the
+// environment below) instead of starting one; the TURN relay and its relay-only server are still started here.
+const external = process.env.E2E_BASE_URL;
+const baseURL = external ?? `http://localhost:${port}`;
 // A fresh embedded database per run: tests never see each other's leftovers from an earlier run.
 const dataDir = mkdtempSync(join(tmpdir(), 'msgr-e2e-'));
 
@@ -56,6 +59,18 @@ const serverEnv = {
 };
 const serverCommand = 'node --enable-source-maps ../server/dist/main.js';
 
+/** The production build, started the way `npm start` starts it (after the build step of `npm test`). */
+const appServer: Extract<NonNullable<PlaywrightTestConfig['webServer']>, unknown[]>[number] = {
+  name: 'server',
+  command: serverCommand,
+  url: `${baseURL}/api/health`,
+  timeout: 60_000,
+  reuseExistingServer: false,
+  stdout: 'ignore',
+  stderr: 'pipe',
+  env: { ...serverEnv, PORT: String(port), DATA_DIR: dataDir },
+};
+
 export default defineConfig({
   testDir: 'tests',
   // Generous for a loaded 2-core machine (another build beside the suite): a test of three people signing up and
@@ -93,18 +108,8 @@ export default defineConfig({
       ],
     },
   },
-  // The production build, started the way `npm start` starts it (after the build step of `npm test`).
   webServer: [
-    {
-      name: 'server',
-      command: serverCommand,
-      url: `${baseURL}/api/health`,
-      timeout: 60_000,
-      reuseExistingServer: false,
-      stdout: 'ignore',
-      stderr: 'pipe',
-      env: { ...serverEnv, PORT: String(port), DATA_DIR: dataDir },
-    },
+    ...(external ? [] : [appServer]),
     {
       // Ready once its TCP listener is up (it listens on UDP and TCP). Its stderr only says that SCTP is not
       // supported here; set both to 'pipe' when it does not start.

@@ -1,0 +1,163 @@
+// `npm run cluster`: the product as a cluster on this machine — 3 server nodes over one PostgreSQL, linked by NATS,
+// their limits in Redis, behind HAProxy (WebSockets included, health-checked on /api/health). docs/deployment.md
+// explains the same topology on several machines. Ctrl-C stops everything it started.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildStale, ensureDependencies, log, root } from './lib.mjs';
+import { ensureHaproxy } from './haproxy.mjs';
+
+const NODES = Number(process.env.CLUSTER_NODES ?? 3);
+const port = Number(process.env.PORT ?? 8080);
+const firstNodePort = Number(process.env.CLUSTER_NODE_PORT ?? port + 1);
+const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/messenger_cluster';
+const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const clusterName = process.env.CLUSTER_NAME ?? 'msgr-local';
+const dataDir = process.env.DATA_DIR ?? join(root, 'data', 'cluster');
+
+/** Whether something listens at a service's address. */
+function listening(url, defaultPort) {
+  const { hostname, port: given } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(given || defaultPort) });
+    socket.setTimeout(2000, () => socket.destroy());
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('close', () => resolve(false));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Creates the cluster's database when it is missing (with the server's own PostgreSQL client). */
+function ensureDatabase() {
+  const script = `
+    const pg = require('pg');
+    const target = new URL(process.argv[1]);
+    const name = decodeURIComponent(target.pathname.slice(1));
+    const admin = new URL(target); admin.pathname = '/postgres';
+    (async () => {
+      const client = new pg.Client({ connectionString: admin.toString() });
+      await client.connect();
+      const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (found.rowCount === 0) await client.query('CREATE DATABASE "' + name.replace(/"/g, '""') + '"');
+      await client.end();
+    })().catch((error) => { console.error(error.message); process.exit(1); });`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', script, databaseUrl], { cwd: join(root, 'server'), stdio: 'inherit' });
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`cannot create or reach the database at ${databaseUrl}`))));
+  });
+}
+
+await ensureDependencies();
+await buildStale();
+const haproxy = await ensureHaproxy();
+for (const [name, url, defaultPort, variable] of [
+  ['NATS', natsUrl, 4222, 'NATS_URL'],
+  ['Redis', redisUrl, 6379, 'REDIS_URL'],
+  ['PostgreSQL', databaseUrl, 5432, 'DATABASE_URL'],
+]) {
+  if (!(await listening(url, defaultPort))) throw new Error(`${name} is not running at ${url} (start it, or set ${variable})`);
+}
+await ensureDatabase();
+
+const children = [];
+let stopping = false;
+function start(name, command, args, env) {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const stream of [child.stdout, child.stderr]) {
+    stream.on('data', (chunk) => {
+      for (const line of String(chunk).split('\n')) if (line.trim()) process.stdout.write(`[${name}] ${line}\n`);
+    });
+  }
+  child.on('exit', (code, signal) => {
+    if (!stopping) log(`${name} exited (${signal ?? code})`);
+  });
+  children.push(child);
+  return child;
+}
+
+// Uploaded files: one folder for every node (they share this machine's disk; on several machines, see the docs).
+const filesDir = join(dataDir, 'files');
+mkdirSync(filesDir, { recursive: true });
+const nodes = Array.from({ length: NODES }, (_, index) => ({ id: `node-${index + 1}`, port: firstNodePort + index }));
+for (const node of nodes) {
+  start(node.id, process.execPath, ['--enable-source-maps', join(root, 'server', 'dist', 'main.js')], {
+    HOST: '127.0.0.1',
+    PORT: String(node.port),
+    NODE_ID: node.id,
+    CLUSTER_NAME: clusterName,
+    DATABASE_URL: databaseUrl,
+    NATS_URL: natsUrl,
+    REDIS_URL: redisUrl,
+    FILES_DIR: filesDir,
+    DATA_DIR: dataDir,
+    // HAProxy says who the client is (X-Forwarded-For): per-address limits count people, not the balancer.
+    TRUST_PROXY: 'true',
+  });
+}
+
+// WebSockets pass through HTTP mode as upgraded tunnels (`timeout tunnel`); a node that fails /api/health twice
+// (its database or NATS gone) gets no new requests until it passes twice. With the development SMS provider each
+// node keeps its own outbox, so sign-in codes are asked for and read on the first node while it is up.
+// No global maxconn: HAProxy sizes it from the file-descriptor limit it is given.
+const config = `
+defaults
+  mode http
+  option forwardfor
+  timeout connect 5s
+  timeout client 60s
+  timeout server 60s
+  timeout tunnel 1h
+  timeout http-request 10s
+
+frontend messenger
+  bind 127.0.0.1:${port}
+  acl dev_sms path_beg /api/dev/ /api/auth/send-code
+  use_backend first_node if dev_sms
+  default_backend nodes
+
+backend nodes
+  balance leastconn
+  option httpchk GET /api/health
+  http-check expect status 200
+  default-server inter 1s fall 2 rise 2
+${nodes.map((node) => `  server ${node.id} 127.0.0.1:${node.port} check`).join('\n')}
+
+backend first_node
+  option httpchk GET /api/health
+  default-server inter 1s fall 2 rise 2
+${nodes.map((node, index) => `  server ${node.id} 127.0.0.1:${node.port} check${index > 0 ? ' backup' : ''}`).join('\n')}
+`;
+const configDir = mkdtempSync(join(tmpdir(), 'msgr-haproxy-'));
+const configFile = join(configDir, 'haproxy.cfg');
+writeFileSync(configFile, config);
+start('haproxy', haproxy, ['-db', '-f', configFile], {});
+
+function stop() {
+  stopping = true;
+  for (const child of children) child.kill('SIGTERM');
+  setTimeout(() => process.exit(0), 3000).unref();
+}
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, stop);
+
+// Ready when the balancer answers with a healthy node behind it.
+const deadline = Date.now() + 120_000;
+for (;;) {
+  const healthy = await fetch(`http://127.0.0.1:${port}/api/health`).then((response) => response.ok, () => false);
+  if (healthy) break;
+  if (Date.now() > deadline) {
+    log('The cluster did not become healthy within 2 minutes');
+    stop();
+    break;
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
+if (!stopping) {
+  log(`The cluster is up: http://localhost:${port} (HAProxy → ${nodes.map((node) => `${node.id} :${node.port}`).join(', ')})`);
+  log(`PostgreSQL ${databaseUrl.replace(/\/\/[^@/]*@/, '//…@')}, NATS ${natsUrl}, Redis ${redisUrl}, cluster "${clusterName}". Ctrl-C stops it.`);
+}
