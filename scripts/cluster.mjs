@@ -18,6 +18,9 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const clusterName = process.env.CLUSTER_NAME ?? 'msgr-local';
 const dataDir = process.env.DATA_DIR ?? join(root, 'data', 'cluster');
 
+/** A service URL fit to print: any user name and password left out. */
+const shown = (url) => url.replace(/\/\/[^@/]*@/, '//…@');
+
 /** Whether something listens at a service's address. */
 function listening(url, defaultPort) {
   const { hostname, port: given } = new URL(url);
@@ -49,7 +52,7 @@ function ensureDatabase() {
     })().catch((error) => { console.error(error.message); process.exit(1); });`;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', script, databaseUrl], { cwd: join(root, 'server'), stdio: 'inherit' });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`cannot create or reach the database at ${databaseUrl}`))));
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`cannot create or reach the database at ${shown(databaseUrl)}`))));
   });
 }
 
@@ -61,7 +64,7 @@ for (const [name, url, defaultPort, variable] of [
   ['Redis', redisUrl, 6379, 'REDIS_URL'],
   ['PostgreSQL', databaseUrl, 5432, 'DATABASE_URL'],
 ]) {
-  if (!(await listening(url, defaultPort))) throw new Error(`${name} is not running at ${url} (start it, or set ${variable})`);
+  if (!(await listening(url, defaultPort))) throw new Error(`${name} is not running at ${shown(url)} (start it, or set ${variable})`);
 }
 await ensureDatabase();
 
@@ -159,5 +162,5 @@ for (;;) {
 }
 if (!stopping) {
   log(`The cluster is up: http://localhost:${port} (HAProxy → ${nodes.map((node) => `${node.id} :${node.port}`).join(', ')})`);
-  log(`PostgreSQL ${databaseUrl.replace(/\/\/[^@/]*@/, '//…@')}, NATS ${natsUrl}, Redis ${redisUrl}, cluster "${clusterName}". Ctrl-C stops it.`);
+  log(`PostgreSQL ${shown(databaseUrl)}, NATS ${shown(natsUrl)}, Redis ${shown(redisUrl)}, cluster "${clusterName}". Ctrl-C stops it.`);
 }

@@ -164,6 +164,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.DATA_DIR || join(repoRoot, 'data'));
   const natsUrl = env.NATS_URL || undefined;
   const clusterName = env.CLUSTER_NAME || 'msgr';
+  const nodeUrl = env.NODE_URL || undefined;
+  if (nodeUrl !== undefined && !/^https?:\/\/[^/?#]+$/.test(nodeUrl)) {
+    throw new ConfigError(`NODE_URL must be an origin like http://10.0.0.5:8080 (how the other nodes reach this one), got "${nodeUrl}"`);
+  }
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(clusterName)) throw new ConfigError(`CLUSTER_NAME must be letters, digits, - or _ (a NATS subject token), got "${clusterName}"`);
   // Nodes share nothing but PostgreSQL and NATS: an embedded database belongs to one process.
   if (natsUrl && !env.DATABASE_URL) throw new ConfigError('NATS_URL (a cluster) needs DATABASE_URL: nodes share one PostgreSQL; PGlite is one process\'s own');
@@ -182,7 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeId: env.NODE_ID || `${hostname()}-${process.pid}`,
     clusterName,
     redisUrl: env.REDIS_URL || undefined,
-    nodeUrl: env.NODE_URL || undefined,
+    nodeUrl,
     jwtSecret,
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 15 * 60, 5),
     refreshTokenTtlDays: int(env, 'REFRESH_TOKEN_TTL_DAYS', 90, 1),

@@ -70,7 +70,7 @@ export async function createServices(
         onEvent: (userId, event) => bus.deliverHere(userId, event),
         onSessionsEnded: (userId, code, reason) => sockets.closeUserHere(userId, code, reason),
         // Rings sent while this node was cut off are lost: its sockets read what they missed from the log.
-        onReconnected: () => bus.catchUpAll(),
+        onReconnected: () => void bus.catchUpAll(),
       },
       logger,
     );
@@ -89,19 +89,20 @@ export async function createServices(
     portRange: config.calls.mediaPortRange,
     onError: (error) => logger.warn({ err: error }, 'media engine error'),
   });
-  // Never queue commands while disconnected: a limiter that cannot reach Redis answers from its memory at once.
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true }) : undefined;
-  if (redis) {
-    redis.on('error', (error: Error) => logger.warn({ err: error }, 'Redis error (limits fall back to this node)'));
-    await redis.connect();
-  }
+  // Never queue commands while disconnected: a limiter that cannot reach Redis answers from this node's memory at
+  // once. Not awaited: a node starts (and keeps counting alone) while Redis is away; ioredis keeps reconnecting.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
+  redis?.on('error', (error: Error) => logger.warn({ err: error }, 'Redis error (limits fall back to this node)'));
   const calls = new CallsService(db, events, media, new MeetTokens(secrets.meetKey), config.calls, logger, {
     id: config.nodeId,
     clustered: cluster !== undefined,
     url: () => config.nodeUrl ?? listeningUrl(),
   });
-  if (cluster) cluster.onCallEnded = (callId, roomId, reason) => calls.endedElsewhere(callId, roomId, reason);
-  if (cluster) calls.joinCluster((callId, roomId, reason) => cluster.announceCallEnded(callId, roomId, reason));
+  if (cluster) {
+    const link = cluster;
+    link.onCallEnded = (callId, roomId, reason) => calls.endedElsewhere(callId, roomId, reason);
+    calls.joinCluster((callId, roomId, reason) => link.announceCallEnded(callId, roomId, reason));
+  }
   return {
     config,
     db,

@@ -137,6 +137,11 @@ describe('a cluster of two nodes linked by NATS', { skip }, () => {
     await waitFor(() => (borisMeet.received.get(`u${anna.id}`) ?? 0) > 5, "Boris (on B) to receive Anna's packets", 2 * WAIT_MS);
     await waitFor(receiving(boris.id), "node A's SFU to receive Boris", 2 * WAIT_MS);
     assert.equal(nodeB.app.services.media.publishing(room).size, 0, 'no room on node B');
+    // A socket already forwarded once is never forwarded again (a NODE_URL pointing at the wrong node must not loop).
+    await assert.rejects(
+      SocketProbe.open(`${nodeB.wsUrl}/api/meet/room/${chatId}/websocket?token=${encodeURIComponent(await token(nodeB, boris))}`, { 'x-messenger-forwarded': '1' }),
+      /upgrade refused: 503/,
+    );
 
     // Boris hangs up through node B: the call ends in the database there, and node A closes the room.
     const hung = await SocketProbe.open(chatSocketUrl(nodeB, boris.token));

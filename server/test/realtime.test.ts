@@ -285,10 +285,10 @@ describe('socket security', () => {
     }
     // Nothing can ring it now (no fixed wait needed to show that): only the catch-up below brings it.
     assert.equal(events(flow.frames).some((event) => event.event_type === 'test-lost-ring'), false, 'nothing rang');
-    bus.catchUpAll();
+    await bus.catchUpAll();
     const frames = await flow.until((all) => events(all).some((event) => event.event_type === 'test-lost-ring'));
     assert.equal(events(frames).filter((event) => event.event_type === 'test-lost-ring').length, 1);
-    bus.catchUpAll(); // nothing new: nothing sent twice
+    await bus.catchUpAll(); // nothing new: nothing sent twice
     await sendText(server, anna, await privateChat(server, anna, await signUp(server)), 'after');
     const later = await flow.until((all) => events(all).some((event) => event.additional_info.message?.text === 'after'));
     assert.equal(events(later).filter((event) => event.event_type === 'test-lost-ring').length, 1);

@@ -120,12 +120,12 @@ export class CallSession {
       if (cameraError) this.options.onMediaError('mediaFailed', cameraError);
     } catch (error) {
       this.options.onMediaError('mediaFailed', error as Error);
-      void headStart?.connection.then((early) => early?.close(false));
+      void headStart?.connection.then((early) => early?.close());
       await this.hangUp('noMedia');
       return;
     }
     if (this.over) {
-      void headStart?.connection.then((early) => early?.close(false));
+      void headStart?.connection.then((early) => early?.close());
       return this.release();
     }
     for (const track of this.microphone.getAudioTracks()) this.outgoingStream.addTrack(track);
@@ -267,7 +267,7 @@ export class CallSession {
       return this.retry();
     }
     if (this.over) {
-      early?.close(false);
+      early?.close();
       return;
     }
     if (early) {
@@ -275,6 +275,8 @@ export class CallSession {
       this.outgoingStream = early.outgoing.stream;
       this.connection = early;
       early.attach(this.connectionHandlers());
+      // What it saw before may have ended the session or dropped the connection (a retry is under way).
+      if (this.connection !== early) return;
     } else {
       this.reconnectWindowMs = ticket.reconnect_seconds * 1000;
       this.connection = new MeetingConnection(

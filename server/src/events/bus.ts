@@ -15,8 +15,11 @@ export interface RemoteDoorbell {
 interface Subscriber {
   listener: EventListener;
   /** Rings may have been lost (the link between nodes was down): read what the log holds past what was sent. */
-  catchUp?: () => void;
+  catchUp?: () => Promise<void>;
 }
+
+/** Sockets catching up at once after the link between nodes came back: the database reads them a few at a time. */
+const CATCH_UP_CONCURRENCY = 8;
 
 /**
  * The doorbell: after a transaction commits, its events ring the sockets of their users — on this node directly,
@@ -35,7 +38,7 @@ export class EventBus {
     for (const userId of this.subscribers.keys()) remote.watch(userId);
   }
 
-  subscribe(userId: number, listener: EventListener, catchUp?: () => void): () => void {
+  subscribe(userId: number, listener: EventListener, catchUp?: () => Promise<void>): () => void {
     let set = this.subscribers.get(userId);
     if (!set) {
       set = new Set();
@@ -64,9 +67,16 @@ export class EventBus {
     for (const subscriber of this.subscribers.get(userId) ?? []) subscriber.listener(event);
   }
 
-  /** The link between nodes was down: every socket here reads what it may have missed from the log. */
-  catchUpAll(): void {
-    for (const set of this.subscribers.values()) for (const subscriber of set) subscriber.catchUp?.();
+  /**
+   * The link between nodes was down: every socket here reads what it may have missed from the log — a few at a
+   * time, so that tens of thousands of sockets do not hit the database at once.
+   */
+  async catchUpAll(): Promise<void> {
+    const pending = [...this.subscribers.values()].flatMap((set) => [...set].map((subscriber) => subscriber.catchUp).filter((run) => run !== undefined));
+    const worker = async () => {
+      for (let run = pending.shift(); run; run = pending.shift()) await run().catch(() => undefined);
+    };
+    await Promise.all(Array.from({ length: CATCH_UP_CONCURRENCY }, worker));
   }
 
   connectionCount(userId: number): number {

@@ -26,9 +26,39 @@ export interface TestServer {
 export const testDatabase = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
 const postgresAdminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
+/**
+ * Builds and listens an app over an open database, on a random port: the `TestServer` both the single server and
+ * each cluster node are. `cleanUp` runs when it closes, after the app.
+ */
+async function serveNode(config: Config, db: Db, cleanUp: () => Promise<void>): Promise<TestServer> {
+  const listen = async () => {
+    const app = await buildApp(config, db);
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no address');
+    const url = `http://127.0.0.1:${address.port}`;
+    return { app, url, wsUrl: url.replace('http', 'ws') };
+  };
+  const server: TestServer = {
+    ...(await listen()),
+    db,
+    config,
+    async restart(whileDown) {
+      await server.app.close();
+      await whileDown?.();
+      Object.assign(server, await listen());
+    },
+    async close() {
+      await server.app.close();
+      await cleanUp();
+    },
+  };
+  return server;
+}
+
 /** A PostgreSQL database of this test's own, and how to drop it. */
-async function createPostgresDatabase(): Promise<{ databaseUrl: string; dropDatabase: () => Promise<void> }> {
-  const name = `msgr_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+export async function createPostgresDatabase(prefix = 'msgr_test'): Promise<{ databaseUrl: string; dropDatabase: () => Promise<void> }> {
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: postgresAdminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
@@ -74,32 +104,12 @@ export async function startServer(
   // In-memory PGlite unless asked otherwise: nothing to clean up, nothing shared between servers.
   const dataDir = options.onDisk && !databaseUrl ? await mkdtemp(join(tmpdir(), 'msgr-data-')) : undefined;
   const db = await openDatabase({ databaseUrl, dataDir, durable: options.durable });
-  const listen = async () => {
-    const app = await buildApp(config, db);
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const address = app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no address');
-    const url = `http://127.0.0.1:${address.port}`;
-    return { app, url, wsUrl: url.replace('http', 'ws') };
-  };
-  const server: TestServer = {
-    ...(await listen()),
-    db,
-    config,
-    async restart(whileDown) {
-      await server.app.close();
-      await whileDown?.();
-      Object.assign(server, await listen());
-    },
-    async close() {
-      await server.app.close();
-      await db.close();
-      await dropDatabase?.();
-      await rm(filesDir, { recursive: true, force: true });
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-  return server;
+  return serveNode(config, db, async () => {
+    await db.close();
+    await dropDatabase?.();
+    await rm(filesDir, { recursive: true, force: true });
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
 }
 
 export const testNatsUrl = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -131,28 +141,7 @@ export async function startCluster(size: number, env: Record<string, string> = {
         ...env,
       });
       const db = await openDatabase({ databaseUrl });
-      const listen = async () => {
-        const app = await buildApp(config, db);
-        await app.listen({ host: '127.0.0.1', port: 0 });
-        const address = app.server.address();
-        if (!address || typeof address === 'string') throw new Error('no address');
-        const url = `http://127.0.0.1:${address.port}`;
-        return { app, url, wsUrl: url.replace('http', 'ws') };
-      };
-      const node: TestServer = {
-        ...(await listen()),
-        db,
-        config,
-        async restart(whileDown) {
-          await node.app.close();
-          await whileDown?.();
-          Object.assign(node, await listen());
-        },
-        async close() {
-          await node.app.close();
-          await db.close();
-        },
-      };
+      const node = await serveNode(config, db, () => db.close());
       nodes.push(node);
     }
   } catch (error) {

@@ -113,10 +113,6 @@ export class MeetingConnection {
     for (const replay of this.waiting.splice(0)) replay(handlers);
   }
 
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
   private opened(): void {
     markCallStage('socket-open');
     this.send('stream', { stream_id: this.outgoing.stream.id, user_id: this.myId });

@@ -1,4 +1,4 @@
-import { beginMeetingHeadStart, discardMeetingHeadStart, HEAD_START_UNCLAIMED_MS, meetingChatId, takeMeetingHeadStart } from './meeting-head-start';
+import { beginMeetingHeadStart, discardMeetingHeadStart, HEAD_START_UNCLAIMED_MS, meetingAddress, takeMeetingHeadStart } from './meeting-head-start';
 import type { MeetingHandlers } from './meeting-connection';
 import { tokenStorage } from '../storage/tokens';
 
@@ -110,9 +110,9 @@ afterEach(() => discardMeetingHeadStart());
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 test('only a meeting page with a chat id starts anything', () => {
-  expect(meetingChatId({ pathname: '/meet/room', search: '?chat=5' })).toBe(5);
-  expect(meetingChatId({ pathname: '/meet/room', search: '?chat=x' })).toBeNull();
-  expect(meetingChatId({ pathname: '/5', search: '?chat=5' })).toBeNull();
+  expect(meetingAddress({ pathname: '/meet/room', search: '?chat=5' })).toEqual({ roomId: 'room', chatId: 5 });
+  expect(meetingAddress({ pathname: '/meet/room', search: '?chat=x' })).toBeNull();
+  expect(meetingAddress({ pathname: '/5', search: '?chat=5' })).toBeNull();
 
   window.history.replaceState(null, '', '/5');
   beginMeetingHeadStart();
@@ -157,6 +157,24 @@ test('the devices, the ticket and the connection start at once; the engine takes
   socket!.frame('ended', {});
   await settle();
   expect(seen.at(-1)).toBe('end ended');
+});
+
+test("an old meeting link (another room than the chat's running call) never connects", async () => {
+  window.history.replaceState(null, '', '/meet/an-old-room?chat=5');
+  beginMeetingHeadStart();
+  const headStart = takeMeetingHeadStart(5)!;
+  expect(await headStart.connection).toBeNull();
+  expect(FakeSocket.all).toHaveLength(0);
+});
+
+test('a page that finds no call to join leaves with the early connection', async () => {
+  beginMeetingHeadStart();
+  await settle();
+  FakeSocket.all[0]!.open();
+  discardMeetingHeadStart();
+  await settle();
+  expect(FakeSocket.all[0]!.closedWith).toBe(1000);
+  expect(tracks.every((track) => track.stopped)).toBe(true);
 });
 
 test('without a camera there is no early connection: the engine connects with its blank picture', async () => {

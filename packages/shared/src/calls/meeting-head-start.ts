@@ -22,14 +22,15 @@ export interface MeetingHeadStart {
   ticket: Promise<MeetingTicket | null>;
   /**
    * The connection with the call, started with that ticket and media, or null where the engine connects itself
-   * (no ticket, no camera: the engine sends its blank picture, or the connection already failed).
+   * (no ticket, a ticket for another room than the page's, no camera: the engine sends its blank picture). It may
+   * have closed already (the call ended meanwhile): what it saw waits for `attach`.
    */
   connection: Promise<MeetingConnection | null>;
 }
 
 interface Pending extends MeetingHeadStart {
-  /** Stops what nobody took: the connection (holding my place, as a drop does) and the devices. */
-  discard(): void;
+  /** Stops what nobody took: the devices, and the connection — leaving the call, or holding the place as a drop. */
+  discard(leaving: boolean): void;
 }
 
 const KEY = Symbol.for('messenger.meeting-head-start');
@@ -38,11 +39,13 @@ export const HEAD_START_UNCLAIMED_MS = 20_000;
 
 type Holder = { [KEY]?: Pending };
 
-/** The chat id of a meeting page's address, or null for any other page. */
-export function meetingChatId(location: Pick<Location, 'pathname' | 'search'>): number | null {
-  if (!location.pathname.startsWith('/meet/')) return null;
+/** The room and chat of a meeting page's address (`/meet/{room}?chat={id}`), or null for any other page. */
+export function meetingAddress(location: Pick<Location, 'pathname' | 'search'>): { roomId: string; chatId: number } | null {
+  const match = /^\/meet\/([^/]+)$/.exec(location.pathname);
+  if (!match) return null;
   const chatId = Number(new URLSearchParams(location.search).get('chat'));
-  return Number.isInteger(chatId) && chatId > 0 ? chatId : null;
+  if (!Number.isInteger(chatId) || chatId <= 0) return null;
+  return { roomId: decodeURIComponent(match[1]!), chatId };
 }
 
 /**
@@ -51,12 +54,13 @@ export function meetingChatId(location: Pick<Location, 'pathname' | 'search'>): 
  * usable access token (the engine then does it all once the session is refreshed).
  */
 export function beginMeetingHeadStart(target: Holder = window as unknown as Holder): void {
-  const chatId = meetingChatId(window.location);
+  const address = meetingAddress(window.location);
   const token = tokenStorage.access;
   const myId = tokenUserId(token);
   // An access token about to expire would be refused; the engine's API client refreshes it first.
-  if (chatId === null || myId === null || msUntilExpiry(token) < 30_000 || !navigator.mediaDevices?.getUserMedia) return;
+  if (address === null || myId === null || msUntilExpiry(token) < 30_000 || !navigator.mediaDevices?.getUserMedia) return;
 
+  const { chatId, roomId } = address;
   markCallStage('head-start');
   const media = acquireCallMedia(true);
   media.then(() => markCallStage('media')).catch(() => undefined); // the engine sees a refusal when it takes the media
@@ -70,7 +74,9 @@ export function beginMeetingHeadStart(target: Holder = window as unknown as Hold
   const connection = Promise.all([ticket, media.catch(() => null)]).then(([granted, devices]) => {
     const audio = devices?.stream.getAudioTracks()[0] ?? null;
     const video = devices?.stream.getVideoTracks()[0] ?? null;
-    if (discarded || !granted || !audio || !video) return null;
+    // Only this page's call: an old meeting link must not join whatever call runs in the chat now (the page
+    // then says the call is over, as it did before there was a head start).
+    if (discarded || !granted || granted.room_id !== roomId || !audio || !video) return null;
     return new MeetingConnection(chatId, granted, myId, { audio, video, stream: new MediaStream([audio]), videoOn: true });
   });
 
@@ -78,10 +84,10 @@ export function beginMeetingHeadStart(target: Holder = window as unknown as Hold
     chatId,
     media,
     ticket,
-    connection: connection.then((started) => (started && !started.isClosed ? started : null)),
-    discard() {
+    connection,
+    discard(leaving) {
       discarded = true;
-      void connection.then((started) => started?.close(false));
+      void connection.then((started) => started?.close(leaving));
       void media.then(({ stream }) => releaseStream(stream)).catch(() => undefined);
     },
   };
@@ -89,7 +95,8 @@ export function beginMeetingHeadStart(target: Holder = window as unknown as Hold
   setTimeout(() => {
     if (target[KEY] !== pending) return;
     delete target[KEY];
-    pending.discard();
+    // The engine may yet come (a very slow load): the place is held, as after a drop.
+    pending.discard(false);
   }, HEAD_START_UNCLAIMED_MS);
 }
 
@@ -101,10 +108,10 @@ export function takeMeetingHeadStart(chatId: number, target: Holder = window as 
   return { chatId: pending.chatId, media: pending.media, ticket: pending.ticket, connection: pending.connection };
 }
 
-/** The meeting page found no call to join here: stop the devices and the connection the head start began. */
+/** The meeting page found no call to join here: stop the devices, and leave with the connection the head start began. */
 export function discardMeetingHeadStart(target: Holder = window as unknown as Holder): void {
   const pending = target[KEY];
   if (!pending) return;
   delete target[KEY];
-  pending.discard();
+  pending.discard(true);
 }

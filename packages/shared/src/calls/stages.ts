@@ -5,7 +5,7 @@
  */
 export type CallStage =
   // 'head-start' and the first 'media', 'ticket' and 'socket-open' may come from the shell's entry
-  // (packages/shared/src/services/meeting-head-start.ts), which sets the same marks.
+  // (packages/shared/src/calls/meeting-head-start.ts), which sets the same marks.
   | 'head-start'
   | 'meeting-page'
   | 'running-checked'

@@ -1,4 +1,4 @@
-// Socket addresses, in a module of their own (no imports): the meeting head start (services/meeting-head-start.ts)
+// Socket addresses, in a module of their own (no imports): the meeting head start (calls/meeting-head-start.ts)
 // runs before module federation has loaded anything shared, so it must not pull the API client in.
 
 /** ws(s)://host — the sockets live on the page's own origin, under /api. */

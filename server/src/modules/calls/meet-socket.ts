@@ -5,6 +5,8 @@ import { checkOrigin } from '../realtime/socket-guard.js';
 import type { MeetClaims } from '../../security/meet-tokens.js';
 import { MeetSocketParams, MeetSocketQuery } from './schemas.js';
 
+/** Marks a meeting socket one node forwarded to another (it is never forwarded a second time). */
+const FORWARDED_HEADER = 'x-messenger-forwarded';
 /** Largest frame a browser sends here (an SDP answer with many m-lines fits easily). */
 const MAX_FRAME_BYTES = 64 * 1024;
 const PING_INTERVAL_MS = 30_000;
@@ -30,27 +32,23 @@ export async function meetSocketRoutes(app: App): Promise<void> {
         const { chatId } = request.params as { chatId: number };
         const meet = await calls.authorizeSocket((request.query as { token: string }).token, chatId);
         (request as unknown as { meet: typeof meet }).meet = meet;
-        // In a cluster the room may live on another node: this socket is then forwarded there.
-        (request as unknown as { roomNode: string | null }).roomNode = await calls.roomNodeUrl(meet.callId);
+        // In a cluster the room may live on another node: this socket is then forwarded there — once. A socket
+        // forwarded to a node that does not hold the room either (a NODE_URL pointing at the wrong place) is refused
+        // rather than passed on again.
+        const roomNode = await calls.roomNodeUrl(meet.callId);
+        if (roomNode && request.headers[FORWARDED_HEADER]) {
+          throw new HttpError(503, 'call_node_unavailable', 'The server holding this call is not available');
+        }
+        (request as unknown as { roomNode: string | null }).roomNode = roomNode;
       },
     },
     (socket, request) => {
       const claims = (request as unknown as { meet: MeetClaims & { callId: number } }).meet;
       const roomNode = (request as unknown as { roomNode: string | null }).roomNode;
-      if (roomNode) {
-        const { chatId } = request.params as { chatId: number };
-        const token = (request.query as { token: string }).token;
-        forwardToRoomNode(socket, `${roomNode.replace(/^http/, 'ws')}/api/meet/room/${chatId}/websocket?token=${encodeURIComponent(token)}`, (error) =>
-          request.log.warn({ err: error }, 'forwarding a meeting socket failed'),
-        );
-        app.services.sockets.track(socket, claims.userId);
-        return;
-      }
       // Ending the person's sessions (blocked, deleted…) closes this socket too.
       app.services.sockets.track(socket, claims.userId);
-      const send = (event: string, data: unknown) => {
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ event, data: JSON.stringify(data) }));
-      };
+      // A browser that vanished without closing is found by its missing pong (here too when the socket is
+      // forwarded: the room's node pings only this node, which always answers).
       let alive = true;
       socket.on('pong', () => {
         alive = true;
@@ -60,6 +58,18 @@ export async function meetSocketRoutes(app: App): Promise<void> {
         alive = false;
         socket.ping();
       }, PING_INTERVAL_MS);
+      socket.on('close', () => clearInterval(ping));
+      if (roomNode) {
+        const { chatId } = request.params as { chatId: number };
+        const token = (request.query as { token: string }).token;
+        forwardToRoomNode(socket, `${roomNode.replace(/^http/, 'ws')}/api/meet/room/${chatId}/websocket?token=${encodeURIComponent(token)}`, (error) =>
+          request.log.warn({ err: error }, 'forwarding a meeting socket failed'),
+        );
+        return;
+      }
+      const send = (event: string, data: unknown) => {
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ event, data: JSON.stringify(data) }));
+      };
 
       const ready = calls.connect(claims, send, () => socket.close(1000, 'call ended')).catch((error: unknown) => {
         if (error instanceof HttpError && error.code === 'room_full') send('full', { message: error.message });
@@ -100,7 +110,6 @@ export async function meetSocketRoutes(app: App): Promise<void> {
 
       // 1000 is a hang-up; any other code (a network drop, a reload, a browser reconnecting) holds the place.
       socket.on('close', (code) => {
-        clearInterval(ping);
         void ready.then((connection) => (connection ? calls.disconnect(claims, connection, code) : undefined)).catch((error: unknown) =>
           request.log.error({ err: error }, 'leaving the call failed'),
         );
@@ -121,7 +130,16 @@ function sendableCode(code: number): number {
  * passes as it is.
  */
 function forwardToRoomNode(socket: WebSocket, url: string, onError: (error: Error) => void): void {
-  const upstream = new WebSocket(url, { maxPayload: MAX_FRAME_BYTES });
+  let upstream: WebSocket;
+  try {
+    // Server → browser frames have no size limit on the direct path either (an offer grows with the room).
+    upstream = new WebSocket(url, { headers: { [FORWARDED_HEADER]: '1' } });
+  } catch {
+    // The message would hold the URL, and so the meeting token: said without it.
+    onError(new Error('the room node address is not a valid URL (NODE_URL)'));
+    socket.close(1011, 'call server unavailable');
+    return;
+  }
   const early: Array<{ data: RawData; binary: boolean }> = [];
   socket.on('message', (data, binary) => {
     if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary });

@@ -65,6 +65,8 @@ const CALL_COLUMNS = 'id, chat_id, caller_id, room_id, message_id, status, conne
 export const CLUSTER_HEARTBEAT_MS = 5_000;
 /** A node silent for this long is dead. */
 export const CLUSTER_NODE_DEAD_MS = 20_000;
+/** Dead nodes' calls ended per heartbeat at most; the rest at the next ones. */
+const ORPHANS_PER_HEARTBEAT = 50;
 
 /**
  * The life of a call: started in a chat (a call record and a `call` message, `call` to the others), answered by
@@ -433,6 +435,7 @@ export class CallsService {
         [this.node.id, url],
       );
     }
+    // Calls of many dead nodes are ended a batch per heartbeat, so this node's own word is never late.
     const orphaned = await this.db.query<{ id: number; connected: boolean }>(
       `SELECT c.id, c.connected FROM calls c
         WHERE c.ended_at IS NULL
@@ -440,10 +443,13 @@ export class CallsService {
                OR (c.node_id = $1 AND $2)
                OR (c.node_id <> $1 AND NOT EXISTS (
                      SELECT 1 FROM cluster_nodes n
-                      WHERE n.node_id = c.node_id AND n.heartbeat_at > now() - make_interval(secs => $3))))`,
-      [this.node.id, options.endOwn === true, CLUSTER_NODE_DEAD_MS / 1000],
+                      WHERE n.node_id = c.node_id AND n.heartbeat_at > now() - make_interval(secs => $3))))
+        ORDER BY c.id LIMIT $4`,
+      [this.node.id, options.endOwn === true, CLUSTER_NODE_DEAD_MS / 1000, ORPHANS_PER_HEARTBEAT],
     );
     for (const call of orphaned) await this.end(call.id, call.connected ? 'ended' : 'missed');
+    // Nodes gone for a day are forgotten (a default NODE_ID is new at every start).
+    await this.db.query(`DELETE FROM cluster_nodes WHERE heartbeat_at < now() - interval '1 day'`);
   }
 
   /** A cluster node leaving on purpose: the others end its calls at their next heartbeat, not after the dead time. */

@@ -22,6 +22,8 @@ export class FlowConnection {
   private chain: Promise<void> = Promise.resolve();
   private unsubscribe: (() => void) | null = null;
   private closed = false;
+  /** A catch-up was asked for while the connection was still starting. */
+  private catchUpAfterStart = false;
 
   constructor(
     private readonly userId: number,
@@ -39,9 +41,14 @@ export class FlowConnection {
         if (this.buffer) this.buffer.push(event);
         else this.enqueue(() => this.deliver(event));
       },
-      // Rings between nodes may have been lost: whatever the log holds past what was sent goes out now.
+      // Rings between nodes may have been lost: whatever the log holds past what was sent goes out now (once
+      // started: a socket still replaying at connection reads it again right after `ready`).
       () => {
-        if (!this.buffer) this.enqueue(() => (this.closed ? Promise.resolve() : this.replay(this.lastSent)));
+        if (this.buffer) {
+          this.catchUpAfterStart = true;
+          return Promise.resolve();
+        }
+        return this.catchUp();
       },
     );
     try {
@@ -57,9 +64,16 @@ export class FlowConnection {
       const buffered = this.buffer ?? [];
       this.buffer = null;
       for (const event of buffered) this.enqueue(() => this.deliver(event));
+      if (this.catchUpAfterStart) void this.catchUp();
     } catch (error) {
       this.onError(error);
     }
+  }
+
+  /** Reads, in this connection's order, what the log holds past what was sent. */
+  private catchUp(): Promise<void> {
+    this.enqueue(() => (this.closed ? Promise.resolve() : this.replay(this.lastSent)));
+    return this.chain;
   }
 
   close(): void {
