@@ -6,12 +6,12 @@
 //   client: a 10 000-message chat opened in Chromium — time to the newest message, DOM size while scrolling
 //           and call set-up: accept → first decoded remote video frame, p50 and p90 over 10 calls
 import { ensureDependencies, buildStale, log, pnpm } from './lib.mjs';
-import { ensureChromium } from './chromium.mjs';
+import { ensureTool } from './debian-tools.mjs';
 
 await ensureDependencies();
 await buildStale();
 log('bench: server delivery and calls (SFU)');
 await pnpm(['--filter', '@messenger/server', 'run', 'bench']);
 log('bench: long chat and call set-up in Chromium');
-const chromium = await ensureChromium();
+const chromium = await ensureTool('chromium');
 await pnpm(['--filter', '@messenger/e2e', 'run', 'bench'], { env: { ...process.env, CHROMIUM_PATH: chromium } });

@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildStale, ensureDependencies, log, root } from './lib.mjs';
-import { ensureHaproxy } from './haproxy.mjs';
+import { ensureTool } from './debian-tools.mjs';
 
 const NODES = Number(process.env.CLUSTER_NODES ?? 3);
 const port = Number(process.env.PORT ?? 8080);
@@ -58,7 +58,7 @@ function ensureDatabase() {
 
 await ensureDependencies();
 await buildStale();
-const haproxy = await ensureHaproxy();
+const haproxy = await ensureTool('haproxy');
 for (const [name, url, defaultPort, variable] of [
   ['NATS', natsUrl, 4222, 'NATS_URL'],
   ['Redis', redisUrl, 6379, 'REDIS_URL'],

@@ -3,8 +3,7 @@
 // then lint, type-check, unit tests, server integration tests (PGlite and PostgreSQL), the production build,
 // the module-federation contract of each build, and end-to-end tests in Chromium against that build.
 import { buildStale, ensureDependencies, log, pnpm } from './lib.mjs';
-import { ensureChromium } from './chromium.mjs';
-import { ensureCoturn } from './coturn.mjs';
+import { ensureTool } from './debian-tools.mjs';
 
 const only = new Set(process.argv.slice(2)); // e.g. `npm test -- unit e2e`
 const timings = [];
@@ -27,9 +26,9 @@ try {
   await step('build', () => buildStale({ force: process.env.CI === 'true' }));
   await step('federation', () => pnpm(['exec', 'node', 'scripts/check-federation.mjs']));
   await step('e2e', async () => {
-    const chromium = await ensureChromium();
+    const chromium = await ensureTool('chromium');
     // The TURN relay the calls tests go through (relay-only), started by the Playwright config.
-    const turnserver = await ensureCoturn();
+    const turnserver = await ensureTool('coturn');
     await pnpm(['--filter', '@messenger/e2e', 'run', 'test'], { env: { ...process.env, CHROMIUM_PATH: chromium, TURNSERVER_PATH: turnserver } });
   });
   log('All tests passed');

@@ -26,6 +26,18 @@ export interface TestServer {
 export const testDatabase = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
 const postgresAdminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
+/** A test server's settings: quiet, no client files, sign-in codes unlimited, files in `filesDir`; `env` on top. */
+function testConfig(filesDir: string, env: Record<string, string>): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    FILES_DIR: filesDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    OTP_PER_IP_PER_HOUR: '100000',
+    CLIENT_ROOT: '/nonexistent',
+    ...env,
+  });
+}
+
 /**
  * Builds and listens an app over an open database, on a random port: the `TestServer` both the single server and
  * each cluster node are. `cleanUp` runs when it closes, after the app.
@@ -92,15 +104,7 @@ export async function startServer(
   const { databaseUrl, dropDatabase } = testDatabase === 'postgres' ? await createPostgresDatabase() : { databaseUrl: undefined, dropDatabase: undefined };
   // Uploaded files go to a folder of this server's own, removed when it closes.
   const filesDir = await mkdtemp(join(tmpdir(), 'msgr-files-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    FILES_DIR: filesDir,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    OTP_PER_IP_PER_HOUR: '100000',
-    CLIENT_ROOT: '/nonexistent',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    ...env,
-  });
+  const config = testConfig(filesDir, { ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env });
   // In-memory PGlite unless asked otherwise: nothing to clean up, nothing shared between servers.
   const dataDir = options.onDisk && !databaseUrl ? await mkdtemp(join(tmpdir(), 'msgr-data-')) : undefined;
   const db = await openDatabase({ databaseUrl, dataDir, durable: options.durable });
@@ -128,12 +132,7 @@ export async function startCluster(size: number, env: Record<string, string> = {
   const filesDir = await mkdtemp(join(tmpdir(), 'msgr-files-'));
   try {
     for (let index = 0; index < size; index += 1) {
-      const config = loadConfig({
-        NODE_ENV: 'test',
-        FILES_DIR: filesDir,
-        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-        OTP_PER_IP_PER_HOUR: '100000',
-        CLIENT_ROOT: '/nonexistent',
+      const config = testConfig(filesDir, {
         DATABASE_URL: databaseUrl,
         NATS_URL: testNatsUrl,
         CLUSTER_NAME: clusterName,

@@ -1,31 +1,10 @@
 import { beginMeetingHeadStart, discardMeetingHeadStart, HEAD_START_UNCLAIMED_MS, meetingAddress, takeMeetingHeadStart } from './meeting-head-start';
 import type { MeetingHandlers } from './meeting-connection';
 import { tokenStorage } from '../storage/tokens';
+import { FakeMediaStream as FakeStream, FakeMediaTrack as FakeTrack } from '../testing/media';
 
 // Stand-ins for the browser parts jsdom lacks: devices, the peer connection and the socket. The server's side is
 // played by the test: the ticket, the offer and the frames that follow.
-
-class FakeTrack {
-  stopped = false;
-  constructor(readonly kind: string) {}
-  stop() {
-    this.stopped = true;
-  }
-}
-
-class FakeStream {
-  readonly id = `s${Math.random()}`;
-  constructor(private readonly tracks: FakeTrack[] = []) {}
-  getAudioTracks() {
-    return this.tracks.filter((track) => track.kind === 'audio');
-  }
-  getVideoTracks() {
-    return this.tracks.filter((track) => track.kind === 'video');
-  }
-  getTracks() {
-    return this.tracks;
-  }
-}
 
 class FakeSocket {
   static all: FakeSocket[] = [];

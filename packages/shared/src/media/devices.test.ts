@@ -1,28 +1,16 @@
 import { acquireCallMedia, CAMERA_CONSTRAINTS, MICROPHONE_CONSTRAINTS } from './devices';
-
-class FakeStream {
-  constructor(private readonly tracks: Array<{ kind: string }>) {}
-  getAudioTracks() {
-    return this.tracks.filter((track) => track.kind === 'audio');
-  }
-  getVideoTracks() {
-    return this.tracks.filter((track) => track.kind === 'video');
-  }
-  getTracks() {
-    return this.tracks;
-  }
-}
+import { FakeMediaStream as FakeStream, FakeMediaTrack } from '../testing/media';
 
 const asked: MediaStreamConstraints[] = [];
 
 beforeAll(() => {
-  (globalThis as unknown as { MediaStream: unknown }).MediaStream = class extends FakeStream {};
+  (globalThis as unknown as { MediaStream: unknown }).MediaStream = FakeStream;
   Object.defineProperty(navigator, 'mediaDevices', {
     configurable: true,
     value: {
       getUserMedia: async (constraints: MediaStreamConstraints) => {
         asked.push(constraints);
-        return new FakeStream(constraints.video ? [{ kind: 'video' }] : [{ kind: 'audio' }]);
+        return new FakeStream([new FakeMediaTrack(constraints.video ? 'video' : 'audio')]);
       },
     },
   });
@@ -55,7 +43,7 @@ describe('a call whose devices are refused', () => {
   test('without a camera it goes on with sound only and says why', async () => {
     navigator.mediaDevices.getUserMedia = (async (constraints: MediaStreamConstraints) => {
       if (constraints.video) throw new DOMException('no camera', 'NotFoundError');
-      return new FakeStream([{ kind: 'audio' }]);
+      return new FakeStream([new FakeMediaTrack('audio')]);
     }) as unknown as typeof navigator.mediaDevices.getUserMedia;
     const { stream, cameraError } = await acquireCallMedia(true);
     expect(stream.getVideoTracks()).toHaveLength(0);
@@ -64,12 +52,12 @@ describe('a call whose devices are refused', () => {
   });
 
   test('without a microphone it fails, and the camera asked at the same time is let go', async () => {
-    const stopped: string[] = [];
+    const camera = new FakeMediaTrack('video');
     navigator.mediaDevices.getUserMedia = (async (constraints: MediaStreamConstraints) => {
       if (constraints.audio) throw new DOMException('refused', 'NotAllowedError');
-      return new FakeStream([{ kind: 'video', stop: () => stopped.push('camera') } as { kind: string }]);
+      return new FakeStream([camera]);
     }) as unknown as typeof navigator.mediaDevices.getUserMedia;
     await expect(acquireCallMedia(true)).rejects.toMatchObject({ reason: 'NotAllowedError' });
-    expect(stopped).toEqual(['camera']);
+    expect(camera.stopped).toBe(true);
   });
 });
