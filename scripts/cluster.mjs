@@ -106,12 +106,13 @@ for (const node of nodes) {
 
 // WebSockets pass through HTTP mode as upgraded tunnels (`timeout tunnel`); a node that fails /api/health twice
 // (its database or NATS gone) gets no new requests until it passes twice. With the development SMS provider each
-// node keeps its own outbox, so sign-in codes are asked for and read on the first node while it is up.
+// node keeps its own outbox, so sign-in codes are asked for and read on the first node while it is up. The outbox
+// answers only to this machine and refuses proxied requests (X-Forwarded-For): the balancer listens on loopback
+// only, so for that backend it forwards as this machine, without the header.
 // No global maxconn: HAProxy sizes it from the file-descriptor limit it is given.
 const config = `
 defaults
   mode http
-  option forwardfor
   timeout connect 5s
   timeout client 60s
   timeout server 60s
@@ -125,6 +126,7 @@ frontend messenger
   default_backend nodes
 
 backend nodes
+  option forwardfor
   balance leastconn
   option httpchk GET /api/health
   http-check expect status 200
