@@ -17,6 +17,8 @@ function ListTop({ context }: { context?: { loading: boolean; label: string } })
 const START_INDEX = 1_000_000_000;
 /** How many pages the list may load while looking for a message to show (a reply's quote, a search hit). */
 const MAX_PAGES_TO_FIND = 40;
+/** Past any list's height: the browser clamps it to the end. */
+const OPEN_AT_END = 1e9;
 /** Within this distance of the end the reader is "at the bottom": the list follows what comes. */
 const BOTTOM_PX = 80;
 
@@ -181,7 +183,10 @@ export function MessageList({ chat, highlight }: MessageListProps) {
         aria-live="polite"
         data={messages}
         firstItemIndex={firstItemIndex}
-        initialTopMostItemIndex={messages.length - 1}
+        // Opens at the end by pixels, not with `initialTopMostItemIndex`: that scrolls to an index and keeps
+        // re-scrolling to it each time a row is re-measured, which took a reader who scrolled up within the first
+        // second back to the end. From there, keeping to the end is `stick`'s job, like for any growth.
+        initialScrollTop={OPEN_AT_END}
         computeItemKey={(_index, message) => message.client_id}
         itemContent={renderMessage}
         startReached={thread.hasMore ? loadOlder : undefined}
