@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildStale, ensureDependencies, log, root } from './lib.mjs';
 import { ensureTool } from './debian-tools.mjs';
+import { haproxyConfig } from './haproxy-config.mjs';
 
 const NODES = Number(process.env.CLUSTER_NODES ?? 3);
 const port = Number(process.env.PORT ?? 8080);
@@ -104,40 +105,7 @@ for (const node of nodes) {
   });
 }
 
-// WebSockets pass through HTTP mode as upgraded tunnels (`timeout tunnel`); a node that fails /api/health twice
-// (its database or NATS gone) gets no new requests until it passes twice. With the development SMS provider each
-// node keeps its own outbox, so sign-in codes are asked for and read on the first node while it is up. The outbox
-// answers only to this machine and refuses proxied requests (X-Forwarded-For): the balancer listens on loopback
-// only, so for that backend it forwards as this machine, without the header.
-// No global maxconn: HAProxy sizes it from the file-descriptor limit it is given.
-const config = `
-defaults
-  mode http
-  timeout connect 5s
-  timeout client 60s
-  timeout server 60s
-  timeout tunnel 1h
-  timeout http-request 10s
-
-frontend messenger
-  bind 127.0.0.1:${port}
-  acl dev_sms path_beg /api/dev/ /api/auth/send-code
-  use_backend first_node if dev_sms
-  default_backend nodes
-
-backend nodes
-  option forwardfor
-  balance leastconn
-  option httpchk GET /api/health
-  http-check expect status 200
-  default-server inter 1s fall 2 rise 2
-${nodes.map((node) => `  server ${node.id} 127.0.0.1:${node.port} check`).join('\n')}
-
-backend first_node
-  option httpchk GET /api/health
-  default-server inter 1s fall 2 rise 2
-${nodes.map((node, index) => `  server ${node.id} 127.0.0.1:${node.port} check${index > 0 ? ' backup' : ''}`).join('\n')}
-`;
+const config = haproxyConfig({ port, nodes });
 const configDir = mkdtempSync(join(tmpdir(), 'msgr-haproxy-'));
 const configFile = join(configDir, 'haproxy.cfg');
 writeFileSync(configFile, config);

@@ -1,5 +1,5 @@
 // `npm test`: everything CI checks, in the order a failure is cheapest to find.
-// Installs what the tests need (dependencies from the lockfile, Debian's Chromium and coturn when missing and we are root),
+// Installs what the tests need (dependencies from the lockfile, Debian's Chromium, coturn and HAProxy when missing and we are root),
 // then lint, type-check, unit tests, server integration tests (PGlite and PostgreSQL), the production build,
 // the module-federation contract of each build, and end-to-end tests in Chromium against that build.
 import { buildStale, ensureDependencies, log, pnpm } from './lib.mjs';
@@ -22,7 +22,11 @@ try {
   await step('lint', () => pnpm(['exec', 'eslint', '--max-warnings=0', '.']));
   await step('typecheck', () => pnpm(['-r', '--workspace-concurrency=1', 'run', 'typecheck']));
   await step('unit', () => pnpm(['exec', 'jest', '--ci']));
-  await step('server', () => pnpm(['--filter', '@messenger/server', 'run', 'test']));
+  await step('server', async () => {
+    // The load balancer of the node-loss test (server/test/node-loss.test.ts).
+    const haproxy = await ensureTool('haproxy');
+    await pnpm(['--filter', '@messenger/server', 'run', 'test'], { env: { ...process.env, HAPROXY_PATH: haproxy } });
+  });
   await step('build', () => buildStale({ force: process.env.CI === 'true' }));
   await step('federation', () => pnpm(['exec', 'node', 'scripts/check-federation.mjs']));
   await step('e2e', async () => {

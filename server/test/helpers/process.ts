@@ -9,7 +9,7 @@ import { waitFor } from './client.js';
 
 const serverDir = fileURLToPath(new URL('../..', import.meta.url));
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -33,9 +33,19 @@ export interface ServerProcess {
   close(): Promise<void>;
 }
 
-export async function serverProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function serverProcess(
+  env: Record<string, string> = {},
+  options: {
+    /** A PostgreSQL database shared with other processes (a cluster's nodes); the caller creates and drops it. */
+    sharedDatabaseUrl?: string;
+  } = {},
+): Promise<ServerProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), 'msgr-proc-'));
-  const { databaseUrl, dropDatabase } = testDatabase === 'postgres' ? await createPostgresDatabase('msgr_proc') : { databaseUrl: undefined, dropDatabase: undefined };
+  const { databaseUrl, dropDatabase } = options.sharedDatabaseUrl
+    ? { databaseUrl: options.sharedDatabaseUrl, dropDatabase: undefined }
+    : testDatabase === 'postgres'
+      ? await createPostgresDatabase('msgr_proc')
+      : { databaseUrl: undefined, dropDatabase: undefined };
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let child: ChildProcess | null = null;

@@ -1,0 +1,1 @@
+export function haproxyConfig(cluster: { port: number; nodes: Array<{ id: string; port: number }> }): string;
