@@ -12,6 +12,18 @@ export interface RemoteEntry {
   manifest: string;
 }
 
+/** An S3 bucket for uploaded files (AWS, or an S3-compatible store at `endpoint`). */
+export interface S3Config {
+  bucket: string;
+  region: string;
+  endpoint: string | undefined;
+  /** Bucket in the path (`endpoint/bucket/key`) rather than the host name: what most S3-compatible stores expect. */
+  forcePathStyle: boolean;
+  /** Without both, the AWS SDK's own chain (environment, instance role…). */
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+}
+
 export interface Config {
   nodeEnv: string;
   host: string;
@@ -21,6 +33,8 @@ export interface Config {
   dataDir: string;
   /** Where uploaded files are kept (FILES_DIR; `DATA_DIR/files` by default). */
   filesDir: string;
+  /** Uploaded files in S3 when S3_BUCKET is set (what a cluster's nodes share); in filesDir otherwise. */
+  s3: S3Config | undefined;
   /** Real PostgreSQL when set; embedded PGlite in dataDir otherwise. */
   databaseUrl: string | undefined;
   /** The cluster: NATS servers (comma-separated URLs) linking the nodes; none on a single node. */
@@ -172,6 +186,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Nodes share nothing but PostgreSQL and NATS: an embedded database belongs to one process.
   if (natsUrl && !env.DATABASE_URL) throw new ConfigError('NATS_URL (a cluster) needs DATABASE_URL: nodes share one PostgreSQL; PGlite is one process\'s own');
 
+  const s3Endpoint = env.S3_ENDPOINT || undefined;
+  if (s3Endpoint !== undefined && !/^https?:\/\/[^/?#]+\/?$/.test(s3Endpoint)) {
+    throw new ConfigError(`S3_ENDPOINT must be an origin like http://127.0.0.1:9000, got "${s3Endpoint}"`);
+  }
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or neither, for the AWS SDK\'s own credentials)');
+  }
+  if (!env.S3_BUCKET && (s3Endpoint || env.S3_ACCESS_KEY_ID)) throw new ConfigError('S3 settings without S3_BUCKET: name the bucket for uploaded files');
+  const s3: S3Config | undefined = env.S3_BUCKET
+    ? {
+        bucket: env.S3_BUCKET,
+        region: env.S3_REGION || 'us-east-1',
+        endpoint: s3Endpoint,
+        forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === 'true' || env.S3_FORCE_PATH_STYLE === '1' : s3Endpoint !== undefined,
+        accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+        secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+      }
+    : undefined;
+
   return {
     nodeEnv,
     // The dev SMS provider hands out every sign-in code: with it, the server listens on this machine only
@@ -181,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'warn' : 'info'),
     dataDir,
     filesDir: resolve(env.FILES_DIR || join(dataDir, 'files')),
+    s3,
     databaseUrl: env.DATABASE_URL || undefined,
     natsUrl,
     nodeId: env.NODE_ID || `${hostname()}-${process.pid}`,

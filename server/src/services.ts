@@ -103,6 +103,9 @@ export async function createServices(
     link.onCallEnded = (callId, roomId, reason) => calls.endedElsewhere(callId, roomId, reason);
     calls.joinCluster((callId, roomId, reason) => link.announceCallEnded(callId, roomId, reason));
   }
+  // Shared by every node in a cluster when S3 is configured; the local disk is the embedded default. The AWS SDK
+  // is loaded only then: a single node never pays for it (nor sees its start-up warnings).
+  const storage: FileStorage = config.s3 ? new (await import('./modules/files/s3-storage.js')).S3FileStorage(config.s3) : new LocalDiskStorage(config.filesDir);
   return {
     config,
     db,
@@ -111,7 +114,7 @@ export async function createServices(
     secrets,
     accessTokens: new AccessTokens(secrets.jwtKey, config.accessTokenTtlSeconds),
     mediaTokens: new MediaTokens(secrets.mediaKey),
-    storage: new LocalDiskStorage(config.filesDir),
+    storage,
     expiry: new ExpirySweeper(db, events, logger, config.expirySweepMs),
     sms,
     devSms,

@@ -2,7 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { startCluster, testDatabase, testNatsUrl, testRedisUrl, type TestServer } from './helpers/server.js';
-import { SocketProbe, WAIT_MS, chatSocketUrl, events, flowUrl, privateChat, request, sendText, signUp, waitFor } from './helpers/client.js';
+import { SocketProbe, WAIT_MS, chatSocketUrl, events, flowUrl, mediaTokens, pngBytes, privateChat, request, sendText, signUp, upload, waitFor } from './helpers/client.js';
+import { startS3 } from './helpers/s3.js';
+import { S3FileStorage } from '../src/modules/files/s3-storage.js';
 import { makeStaff } from './helpers/staff.js';
 import { MeetClient } from './helpers/meet-client.js';
 import { Role } from '../src/modules/users/actor.js';
@@ -41,11 +43,17 @@ describe('a cluster of two nodes linked by NATS', { skip }, () => {
   let cluster: Awaited<ReturnType<typeof startCluster>>;
   let nodeA: TestServer;
   let nodeB: TestServer;
+  let s3: Awaited<ReturnType<typeof startS3>>;
   before(async () => {
-    cluster = await startCluster(2, { REDIS_URL: testRedisUrl, RATE_LOOKUPS_PER_MINUTE: String(LOOKUPS) });
+    // Uploaded files in S3 (a local S3-compatible server of this test's own), as a cluster on several machines keeps them.
+    s3 = await startS3();
+    cluster = await startCluster(2, { REDIS_URL: testRedisUrl, RATE_LOOKUPS_PER_MINUTE: String(LOOKUPS), ...s3.env });
     [nodeA, nodeB] = cluster.nodes as [TestServer, TestServer];
   });
-  after(() => cluster?.close());
+  after(async () => {
+    await cluster?.close();
+    await s3?.close();
+  });
 
   it('a message sent through node A reaches the other person on node B live, once and in order', async () => {
     const anna = await signUp(nodeA, { name: 'Anna' });
@@ -137,6 +145,16 @@ describe('a cluster of two nodes linked by NATS', { skip }, () => {
     await waitFor(() => (borisMeet.received.get(`u${anna.id}`) ?? 0) > 5, "Boris (on B) to receive Anna's packets", 2 * WAIT_MS);
     await waitFor(receiving(boris.id), "node A's SFU to receive Boris", 2 * WAIT_MS);
     assert.equal(nodeB.app.services.media.publishing(room).size, 0, 'no room on node B');
+    // Who is in the call, asked through either node: the room's node answers.
+    const inCall = async (node: TestServer) => {
+      const answer = await request(node, 'GET', `/meet/participants?chat_id=${chatId}`, { token: boris.token });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      return answer.body.participants;
+    };
+    await waitFor(async () => Object.keys(await inCall(nodeA)).length === 2, 'both in the room (asked through A)');
+    assert.deepEqual(await inCall(nodeB), await inCall(nodeA));
+    const forwardedTwice = await request(nodeB, 'GET', `/meet/participants?chat_id=${chatId}`, { token: boris.token, headers: { 'x-messenger-forwarded': '1' } });
+    assert.equal(forwardedTwice.status, 503);
     // A socket already forwarded once is never forwarded again (a NODE_URL pointing at the wrong node must not loop).
     await assert.rejects(
       SocketProbe.open(`${nodeB.wsUrl}/api/meet/room/${chatId}/websocket?token=${encodeURIComponent(await token(nodeB, boris))}`, { 'x-messenger-forwarded': '1' }),
@@ -175,6 +193,25 @@ describe('a cluster of two nodes linked by NATS', { skip }, () => {
     await nodeA.restart(() => waitFor(async () => !(await running()), "node B to end the call of the node that left"));
     const [call] = await nodeB.db.query<{ status: string }>('SELECT status FROM calls WHERE id = $1', [callId]);
     assert.equal(call?.status, 'missed');
+  });
+
+  it('a file uploaded through node A is in S3: node B serves it whole and in ranges', async () => {
+    assert.ok(nodeA.app.services.storage instanceof S3FileStorage);
+    const anna = await signUp(nodeA);
+    const data = pngBytes(70_000);
+    const uploaded = await upload(nodeA, anna, { data });
+    assert.equal(uploaded.status, 201, JSON.stringify(uploaded.body));
+    const path = uploaded.body.file.path;
+    // The media token is made on B, for a file B never saw: both come from what the nodes share.
+    const token = (await mediaTokens(nodeB, anna, [path]))[path]!;
+    const url = `${nodeB.url}/api/receive/${path}?token=${encodeURIComponent(token)}`;
+    const whole = await fetch(url);
+    assert.equal(whole.status, 200);
+    assert.deepEqual(Buffer.from(await whole.arrayBuffer()), data);
+    const part = await fetch(url, { headers: { range: 'bytes=100-199' } });
+    assert.equal(part.status, 206);
+    assert.deepEqual(Buffer.from(await part.arrayBuffer()), data.subarray(100, 200));
+    assert.equal(await nodeB.app.services.storage.size(path), data.length);
   });
 
   it('each node reports itself healthy with its database and NATS link', async () => {

@@ -6,7 +6,8 @@ import type { MeetClaims } from '../../security/meet-tokens.js';
 import { MeetSocketParams, MeetSocketQuery } from './schemas.js';
 
 /** Marks a meeting socket one node forwarded to another (it is never forwarded a second time). */
-const FORWARDED_HEADER = 'x-messenger-forwarded';
+/** Marks a request or socket one node passed to the node holding the call's room: it is never passed on again. */
+export const FORWARDED_HEADER = 'x-messenger-forwarded';
 /** Largest frame a browser sends here (an SDP answer with many m-lines fits easily). */
 const MAX_FRAME_BYTES = 64 * 1024;
 const PING_INTERVAL_MS = 30_000;

@@ -1,6 +1,11 @@
 import type { App } from '../../http/types.js';
 import { caller } from '../../http/types.js';
 import { ChatBody, ChatQuery, RecordingBody, RecordingQuery } from './schemas.js';
+import { FORWARDED_HEADER } from './meet-socket.js';
+import { HttpError } from '../../http/errors.js';
+
+/** How long a node waits for the node holding a call's room to answer. */
+const ROOM_NODE_TIMEOUT_MS = 5_000;
 
 interface CallRow extends Record<string, unknown> {
   id: number;
@@ -60,9 +65,20 @@ export async function callsRoutes(app: App): Promise<void> {
 
   app.get('/meet/get-token', { schema: { querystring: ChatQuery } }, async (request) => calls.token(caller(request).id, request.query.chat_id));
 
-  app.get('/meet/participants', { schema: { querystring: ChatQuery } }, async (request) =>
-    calls.participants(caller(request).id, request.query.chat_id),
-  );
+  app.get('/meet/participants', { schema: { querystring: ChatQuery } }, async (request, reply) => {
+    const found = await calls.participants(caller(request).id, request.query.chat_id);
+    if ('participants' in found) return found;
+    // The room is in another node's memory: that node answers, asked as this same person (its own checks run
+    // there again), and only once — a forwarded request that lands on a node without the room is refused.
+    if (request.headers[FORWARDED_HEADER]) throw new HttpError(503, 'call_node_unavailable', 'The server holding this call is not available');
+    const answer = await fetch(`${found.roomNode}/api/meet/participants?chat_id=${request.query.chat_id}`, {
+      headers: { authorization: request.headers.authorization ?? '', [FORWARDED_HEADER]: '1' },
+      signal: AbortSignal.timeout(ROOM_NODE_TIMEOUT_MS),
+    }).catch(() => null);
+    if (!answer) throw new HttpError(503, 'call_node_unavailable', 'The server holding this call is not available');
+    reply.code(answer.status).type('application/json');
+    return answer.text();
+  });
 
   // Spec §7 names a `token` parameter; the bearer token is what authorises it here.
   app.get('/chat/call-id', { schema: { querystring: ChatQuery } }, async (request) => calls.callId(caller(request).id, request.query.chat_id));

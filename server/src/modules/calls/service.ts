@@ -220,8 +220,11 @@ export class CallsService {
     };
   }
 
-  async participants(userId: number, chatId: number): Promise<{ participants: Record<string, string> }> {
+  /** Who is in the call's room — or, when the room lives on another node of the cluster, that node's address to ask. */
+  async participants(userId: number, chatId: number): Promise<{ participants: Record<string, string> } | { roomNode: string }> {
     const call = await this.requireRunning(userId, chatId);
+    const roomNode = await this.roomNodeUrl(call.id);
+    if (roomNode) return { roomNode };
     return { participants: Object.fromEntries(this.engine.participants(call.room_id)) };
   }
 

@@ -23,7 +23,8 @@ export interface StorageEntry {
 
 /**
  * Where uploaded files live. Paths are made here (`<yyyy>/<mm>/<32 hex>[.ext]`), never taken from a client, and
- * every method refuses a path that is not one of ours. Another backend (S3…) implements the same methods.
+ * every method refuses a path that is not one of ours. Local disk (the embedded default) and S3 (s3-storage.ts,
+ * what a cluster's nodes share) implement them.
  */
 export interface FileStorage {
   /**
@@ -41,6 +42,13 @@ export interface FileStorage {
    * Throws StoragePathError for a path that is malformed or would leave the root.
    */
   list(folder: string): Promise<StorageEntry[] | null>;
+  /** Lets go of connections (S3's); nothing to do for the disk. */
+  close?(): void;
+}
+
+/** Folders first, then by name: how every storage lists a folder. */
+export function sortEntries(entries: StorageEntry[]): StorageEntry[] {
+  return entries.sort((a, b) => (a.type === b.type ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.type === 'dir' ? -1 : 1));
 }
 
 export class StoragePathError extends Error {}
@@ -115,7 +123,7 @@ export class LocalDiskStorage implements FileStorage {
       const size = entry.isFile() ? (await lstat(`${real}${sep}${entry.name}`).catch(() => null))?.size ?? 0 : 0;
       entries.push({ name: entry.name, path, type: entry.isDirectory() ? 'dir' : 'file', size });
     }
-    return entries.sort((a, b) => (a.type === b.type ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.type === 'dir' ? -1 : 1));
+    return sortEntries(entries);
   }
 
   private locate(path: string): string {
