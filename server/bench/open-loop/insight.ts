@@ -74,11 +74,18 @@ export function summariseProfile(file: string, window?: { from: number; to: numb
 }
 
 /** Runs the PostgreSQL server at `rate` with V8's profiler on, saves the profile and prints what it shows. */
-export async function profileAtRate(options: { postgresUrl: string; port: number; serverCpu: number; rate: number }): Promise<void> {
+export async function profileAtRate(options: {
+  database?: 'postgres' | 'pglite';
+  postgresUrl: string;
+  port: number;
+  serverCpu: number;
+  rate: number;
+}): Promise<void> {
+  const database = options.database ?? 'postgres';
   mkdirSync(resultsDir, { recursive: true });
   const profileDir = join(resultsDir, `cpu-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const target = new MessengerTarget({
-    database: 'postgres',
+    database,
     postgresUrl: options.postgresUrl,
     port: options.port,
     serverCpu: options.serverCpu,
@@ -97,7 +104,7 @@ export async function profileAtRate(options: { postgresUrl: string; port: number
     await target.close();
   }
   const file = existsSync(profileDir) ? readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile')) : undefined;
-  console.log(`\nCPU profile of the server on PostgreSQL at ${options.rate} messages/s (the ceiling):`);
+  console.log(`\nCPU profile of the server on ${database === 'postgres' ? 'PostgreSQL' : 'PGlite'} at ${options.rate} messages/s:`);
   if (!file) {
     console.log('  (no profile was written)');
     return;
