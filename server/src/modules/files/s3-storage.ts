@@ -48,7 +48,13 @@ export class S3FileStorage implements FileStorage {
     // A stream of unknown length: one PUT when it is small, a multipart upload when not. A failed or aborted
     // stream aborts the upload, so nothing is left behind (a multipart upload is aborted, not completed).
     const upload = new Upload({ client: this.client, params: { Bucket: this.bucket, Key: path, Body: source.pipe(counter) }, leavePartsOnError: false });
-    await upload.done();
+    try {
+      await upload.done();
+    } catch (error) {
+      // The store refused or went away: the rest of the upload is not read (as with the disk's pipeline).
+      source.destroy();
+      throw error;
+    }
     return { path, size };
   }
 
