@@ -1,13 +1,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { startCluster, testDatabase, testNatsUrl, testRedisUrl, type TestServer } from './helpers/server.js';
+import { createPostgresDatabase, startCluster, testDatabase, testNatsUrl, testRedisUrl, type TestServer } from './helpers/server.js';
 import { SocketProbe, WAIT_MS, chatSocketUrl, events, flowUrl, mediaTokens, pngBytes, privateChat, request, sendText, signUp, upload, waitFor } from './helpers/client.js';
 import { startS3 } from './helpers/s3.js';
 import { S3FileStorage } from '../src/modules/files/s3-storage.js';
 import { makeStaff } from './helpers/staff.js';
 import { MeetClient } from './helpers/meet-client.js';
 import { Role } from '../src/modules/users/actor.js';
+import { openDatabase } from '../src/db/index.js';
+import { migrations } from '../src/db/migrations/index.js';
 
 /** Whether something listens at a service's address (our machines run NATS on 4222 and Redis on 6379). */
 function listening(url: string, defaultPort: number): Promise<boolean> {
@@ -223,5 +225,20 @@ describe('a cluster of two nodes linked by NATS', { skip }, () => {
       assert.equal(health.body.database_reachable, true);
     }
     assert.notEqual((await request(nodeA, 'GET', '/health')).body.node, (await request(nodeB, 'GET', '/health')).body.node);
+  });
+});
+
+describe('nodes starting together', { skip: testDatabase !== 'postgres' ? 'a cluster needs PostgreSQL' : false }, () => {
+  it('on a fresh database: every node starts, and each migration is applied once', async () => {
+    const { databaseUrl, dropDatabase } = await createPostgresDatabase('msgr_start');
+    try {
+      // `npm run cluster` on an empty database: the nodes' migrations raced (a duplicate key in pg_type).
+      const nodes = await Promise.all(Array.from({ length: 4 }, () => openDatabase({ databaseUrl })));
+      const [applied] = await nodes[0]!.query<{ count: number }>('SELECT count(*)::int AS count FROM schema_migrations');
+      assert.equal(applied?.count, migrations.length);
+      await Promise.all(nodes.map((db) => db.close()));
+    } finally {
+      await dropDatabase();
+    }
   });
 });

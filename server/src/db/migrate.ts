@@ -6,11 +6,16 @@ const MIGRATION_LOCK = 7_311_402;
 
 /** Applies, in order and each in its own transaction, every migration the database has not seen yet. */
 export async function migrate(db: Db): Promise<string[]> {
-  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version integer PRIMARY KEY,
-    name text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
+  // Under the same lock: nodes of a cluster starting together on a fresh database raced on this very table
+  // (`CREATE TABLE IF NOT EXISTS` is not safe against a concurrent one: a duplicate key in pg_type).
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+  });
   const applied: string[] = [];
   for (const migration of migrations) {
     const done = await db.transaction(async (tx) => {
