@@ -20,6 +20,8 @@ export const unauthorized = (message = 'Authentication required', code = 'unauth
 export const forbidden = (message = 'You are not allowed to do this', code = 'forbidden') =>
   new HttpError(403, code, message);
 export const notFound = (message = 'Not found', code = 'not_found') => new HttpError(404, code, message);
+/** A call's room lives on a node of the cluster that cannot be reached now. */
+export const callNodeUnavailable = () => new HttpError(503, 'call_node_unavailable', 'The server holding this call is not available');
 export const conflict = (message: string, code = 'conflict') => new HttpError(409, code, message);
 export const tooManyRequests = (message: string, retryAfterSeconds: number, code = 'too_many_requests') =>
   new HttpError(429, code, message, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });

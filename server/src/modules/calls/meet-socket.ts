@@ -1,6 +1,6 @@
 import { WebSocket, type RawData } from 'ws';
 import type { App } from '../../http/types.js';
-import { HttpError, ServerStrings } from '../../http/errors.js';
+import { HttpError, ServerStrings, callNodeUnavailable } from '../../http/errors.js';
 import { checkOrigin } from '../realtime/socket-guard.js';
 import type { MeetClaims } from '../../security/meet-tokens.js';
 import { MeetSocketParams, MeetSocketQuery } from './schemas.js';
@@ -38,7 +38,7 @@ export async function meetSocketRoutes(app: App): Promise<void> {
         // rather than passed on again.
         const roomNode = await calls.roomNodeUrl(meet.callId);
         if (roomNode && request.headers[FORWARDED_HEADER]) {
-          throw new HttpError(503, 'call_node_unavailable', 'The server holding this call is not available');
+          throw callNodeUnavailable();
         }
         (request as unknown as { roomNode: string | null }).roomNode = roomNode;
       },

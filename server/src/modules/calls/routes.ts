@@ -2,7 +2,7 @@ import type { App } from '../../http/types.js';
 import { caller } from '../../http/types.js';
 import { ChatBody, ChatQuery, RecordingBody, RecordingQuery } from './schemas.js';
 import { FORWARDED_HEADER } from './meet-socket.js';
-import { HttpError } from '../../http/errors.js';
+import { callNodeUnavailable } from '../../http/errors.js';
 
 /** How long a node waits for the node holding a call's room to answer. */
 const ROOM_NODE_TIMEOUT_MS = 5_000;
@@ -70,12 +70,12 @@ export async function callsRoutes(app: App): Promise<void> {
     if ('participants' in found) return found;
     // The room is in another node's memory: that node answers, asked as this same person (its own checks run
     // there again), and only once — a forwarded request that lands on a node without the room is refused.
-    if (request.headers[FORWARDED_HEADER]) throw new HttpError(503, 'call_node_unavailable', 'The server holding this call is not available');
+    if (request.headers[FORWARDED_HEADER]) throw callNodeUnavailable();
     const answer = await fetch(`${found.roomNode}/api/meet/participants?chat_id=${request.query.chat_id}`, {
       headers: { authorization: request.headers.authorization ?? '', [FORWARDED_HEADER]: '1' },
       signal: AbortSignal.timeout(ROOM_NODE_TIMEOUT_MS),
     }).catch(() => null);
-    if (!answer) throw new HttpError(503, 'call_node_unavailable', 'The server holding this call is not available');
+    if (!answer) throw callNodeUnavailable();
     reply.code(answer.status).type('application/json');
     return answer.text();
   });

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db, Tx } from '../../db/index.js';
 import type { EventLog } from '../../events/log.js';
-import { HttpError, ServerStrings, conflict, forbidden, notFound, unauthorized } from '../../http/errors.js';
+import { HttpError, ServerStrings, callNodeUnavailable, conflict, forbidden, notFound, unauthorized } from '../../http/errors.js';
 import { RoomFullError, type MediaEngine, type RoomMember } from '../../media/engine.js';
 import { MEET_TOKEN_TTL_SECONDS, type MeetClaims, type MeetTokens } from '../../security/meet-tokens.js';
 import { chatUnavailable, findMessageView, lockChat, memberIds } from '../chats/repository.js';
@@ -113,7 +113,7 @@ export class CallsService {
       [callId],
     );
     if (!row || row.node_id === null || row.node_id === this.node.id) return null;
-    if (!row.url) throw new HttpError(503, 'call_node_unavailable', 'The server holding this call is not available');
+    if (!row.url) throw callNodeUnavailable();
     return row.url;
   }
 

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { PassThrough, Transform, type Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Config } from '../../config.js';
 import { isFilePath, normaliseFolder } from './paths.js';
-import { StoragePathError, sortEntries, type FileStorage, type StorageEntry, type StoredFile } from './storage.js';
+import { StoragePathError, byteCounter, newFilePath, sortEntries, type FileStorage, type StorageEntry, type StoredFile } from './storage.js';
 
 /**
  * Files in an S3 bucket (AWS, or any S3-compatible store through S3_ENDPOINT): what several nodes share, so an
@@ -32,18 +31,9 @@ export class S3FileStorage implements FileStorage {
   }
 
   async put(source: Readable, options: { extension: string; folder?: string }): Promise<StoredFile> {
-    const now = new Date();
-    const name = randomBytes(16).toString('hex') + (options.extension ? `.${options.extension}` : '');
-    const folder = options.folder ?? `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
-    const path = `${folder}/${name}`;
-    if (!isFilePath(path)) throw new StoragePathError(`not a stored file path: ${JSON.stringify(path).slice(0, 80)}`);
-    let size = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
+    const path = newFilePath(options);
+    this.check(path);
+    const counter = byteCounter();
     source.on('error', (error) => counter.destroy(error));
     // A stream of unknown length: one PUT when it is small, a multipart upload when not. A failed or aborted
     // stream aborts the upload, so nothing is left behind (a multipart upload is aborted, not completed).
@@ -55,7 +45,7 @@ export class S3FileStorage implements FileStorage {
       source.destroy();
       throw error;
     }
-    return { path, size };
+    return { path, size: counter.bytes };
   }
 
   open(path: string, range?: { start: number; end: number }): Readable {

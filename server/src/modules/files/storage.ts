@@ -46,6 +46,28 @@ export interface FileStorage {
   close?(): void;
 }
 
+/** A new stored path: `folder` when the server chose one (a call's recordings), else by date; a random name. */
+export function newFilePath(options: { extension: string; folder?: string }): string {
+  const now = new Date();
+  const name = randomBytes(16).toString('hex') + (options.extension ? `.${options.extension}` : '');
+  const folder = options.folder ?? `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+  return `${folder}/${name}`;
+}
+
+/** Passes bytes through and counts them: the stored size, whatever the upload claimed. */
+export function byteCounter(): Transform & { bytes: number } {
+  const counter = Object.assign(
+    new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        counter.bytes += chunk.length;
+        done(null, chunk);
+      },
+    }),
+    { bytes: 0 },
+  );
+  return counter;
+}
+
 /** Folders first, then by name: how every storage lists a folder. */
 export function sortEntries(entries: StorageEntry[]): StorageEntry[] {
   return entries.sort((a, b) => (a.type === b.type ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.type === 'dir' ? -1 : 1));
@@ -58,19 +80,10 @@ export class LocalDiskStorage implements FileStorage {
   constructor(readonly root: string) {}
 
   async put(source: Readable, options: { extension: string; folder?: string }): Promise<StoredFile> {
-    const now = new Date();
-    const name = randomBytes(16).toString('hex') + (options.extension ? `.${options.extension}` : '');
-    const folder = options.folder ?? `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
-    const path = `${folder}/${name}`;
+    const path = newFilePath(options);
     const full = this.locate(path);
     await mkdir(dirname(full), { recursive: true });
-    let size = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
+    const counter = byteCounter();
     try {
       // 'wx': never overwrite; 0o600: the files are the server's, not the machine's other users'.
       await pipeline(source, counter, createWriteStream(full, { flags: 'wx', mode: 0o600 }));
@@ -78,7 +91,7 @@ export class LocalDiskStorage implements FileStorage {
       await rm(full, { force: true });
       throw error;
     }
-    return { path, size };
+    return { path, size: counter.bytes };
   }
 
   open(path: string, range?: { start: number; end: number }): Readable {
