@@ -5,15 +5,18 @@ import { AccessTokens } from '../src/security/access-tokens.js';
 
 describe('access tokens', () => {
   it('a token verified once stops being accepted when it expires', async () => {
-    const tokens = new AccessTokens(randomBytes(32), 1);
+    // A clock of the test's own: with the real one, a token issued in the last millisecond of a second could expire
+    // before its first check (expiry is in whole seconds), which failed this test once in CI.
+    let now = Date.UTC(2026, 0, 1, 12, 0, 0, 999);
+    const tokens = new AccessTokens(randomBytes(32), 60, () => now);
     const token = await tokens.issue(7, 0, 3);
-    assert.deepEqual(await tokens.verify(token), { userId: 7, role: 0, exp: (await tokens.verify(token))!.exp, generation: 3 });
-    const deadline = Date.now() + 10_000;
-    while ((await tokens.verify(token)) !== null) {
-      assert.ok(Date.now() < deadline, 'the token was still accepted long after its expiry');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.equal(await tokens.verify(token), null);
+    const expiry = Math.floor(now / 1000) + 60;
+    assert.deepEqual(await tokens.verify(token), { userId: 7, role: 0, exp: expiry, generation: 3 });
+    now = expiry * 1000 - 1;
+    assert.ok(await tokens.verify(token), 'accepted until its last millisecond (from the remembered claims)');
+    now = expiry * 1000;
+    assert.equal(await tokens.verify(token), null, 'refused once expired, although its claims were remembered');
+    assert.equal(await tokens.verify(token), null, 'and refused again, now checked afresh');
   });
 
   it('a remembered token does not vouch for an altered copy, nor for another key', async () => {

@@ -27,9 +27,11 @@ export class AccessTokens {
    */
   private readonly verified = new LRUCache<string, AccessClaims>({ max: VERIFIED_TOKENS });
 
+  /** `now` (milliseconds since the epoch) is the clock for issuing and expiry; tests pass their own. */
   constructor(
     private readonly key: Uint8Array,
     private readonly ttlSeconds: number,
+    private readonly now: () => number = Date.now,
   ) {}
 
   async issue(userId: number, role: number, generation: number): Promise<string> {
@@ -38,8 +40,8 @@ export class AccessTokens {
       .setSubject(String(userId))
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
-      .setIssuedAt()
-      .setExpirationTime(`${this.ttlSeconds}s`)
+      .setIssuedAt(Math.floor(this.now() / 1000))
+      .setExpirationTime(Math.floor(this.now() / 1000) + this.ttlSeconds)
       .sign(this.key);
   }
 
@@ -47,7 +49,7 @@ export class AccessTokens {
   async verify(token: string): Promise<AccessClaims | null> {
     const known = this.verified.get(token);
     if (known) {
-      if (known.exp * 1000 > Date.now()) return known;
+      if (known.exp * 1000 > this.now()) return known;
       this.verified.delete(token);
       return null;
     }
@@ -64,6 +66,7 @@ export class AccessTokens {
         issuer: ISSUER,
         audience: AUDIENCE,
         requiredClaims: ['sub', 'exp'],
+        currentDate: new Date(this.now()),
       });
       const userId = Number(payload.sub);
       const role = typeof payload.role === 'number' ? payload.role : 0;
