@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import { PGlite, types } from '@electric-sql/pglite';
-import { NodeFS } from '@electric-sql/pglite/nodefs';
-import type { Db, Row, Tx } from './types.js';
-
-type EmscriptenOptions = Parameters<NodeFS['init']>[1];
-type PostgresModule = Parameters<NonNullable<EmscriptenOptions['preRun']>[number]>[0];
+import { Mutex, PGlite, types } from '@electric-sql/pglite';
+import type { Db, Row, TransactionOptions, Tx } from './types.js';
+import { beginStatement } from './begin.js';
 import { runAfterCommit } from './after-commit.js';
+import { DurableNodeFS } from './pglite-durable-fs.js';
+import { StatementRunner } from './pglite-statements.js';
 
 export interface PgliteOptions {
   /**
@@ -13,27 +12,6 @@ export interface PgliteOptions {
    * an OS crash or power loss, not only a killed process. Only benchmarks turn it off, to measure its cost.
    */
   durable?: boolean;
-}
-
-/**
- * PGlite's folder-backed filesystem with a working fsync. Emscripten's NODEFS leaves `fsync` out (it returns
- * without touching the disk) and PGlite starts PostgreSQL with `-F` (fsync off), so out of the box a commit is
- * only in the OS page cache. Here every fsync PostgreSQL issues (WAL at commit, data files at checkpoint,
- * directories on create) becomes a real `fsync(2)` of the underlying file.
- */
-class DurableNodeFS extends NodeFS {
-  override async init(pg: PGlite, opts: EmscriptenOptions) {
-    const result = await super.init(pg, opts);
-    const syncFile = (module: PostgresModule) => {
-      const nodefs = (module as unknown as { NODEFS: { stream_ops: Record<string, unknown> } }).NODEFS;
-      nodefs.stream_ops.fsync = (stream: { nfd?: number }) => {
-        if (stream.nfd !== undefined) fs.fsyncSync(stream.nfd);
-        return 0;
-      };
-    };
-    result.emscriptenOpts.preRun = [...(result.emscriptenOpts.preRun ?? []), syncFile];
-    return result;
-  }
 }
 
 /**
@@ -59,27 +37,35 @@ export async function openPglite(dataDir: string | undefined, options: PgliteOpt
     if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
     pg = await PGlite.create(dataDir, { parsers });
   }
+  const runner = new StatementRunner(pg);
+  // The one connection, taken by a whole transaction or by one statement at a time, in the order asked.
+  const connection = new Mutex();
   return {
     dialect: 'pglite',
     async query<T extends Row>(sql: string, params: unknown[] = []) {
-      const result = await pg.query<T>(sql, params);
-      return result.rows;
+      return connection.runExclusive(() => runner.query<T>(sql, params));
     },
-    async transaction<T>(work: (tx: Tx) => Promise<T>) {
+    async transaction<T>(work: (tx: Tx) => Promise<T>, options: TransactionOptions = {}) {
       const callbacks: Array<() => void> = [];
-      const value = await pg.transaction(async (inner) =>
-        work({
-          async query<R extends Row>(sql: string, params: unknown[] = []) {
-            return (await inner.query<R>(sql, params)).rows;
-          },
-          afterCommit: (callback) => callbacks.push(callback),
-        }),
-      );
+      const value = await connection.runExclusive(async () => {
+        await runner.query(beginStatement(options), []);
+        try {
+          const result = await work({
+            query: <R extends Row>(sql: string, params: unknown[] = []) => runner.query<R>(sql, params),
+            afterCommit: (callback) => callbacks.push(callback),
+          });
+          await runner.query('COMMIT', []);
+          return result;
+        } catch (error) {
+          await runner.query('ROLLBACK', []).catch(() => undefined);
+          throw error;
+        }
+      });
       runAfterCommit(callbacks);
       return value;
     },
     async close() {
-      await pg.close();
+      await connection.runExclusive(() => pg.close());
     },
   };
 }

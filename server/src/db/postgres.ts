@@ -1,10 +1,15 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Db, Row, Tx } from './types.js';
+import type { Db, Row, TransactionOptions, Tx } from './types.js';
+import { beginStatement } from './begin.js';
 import { runAfterCommit } from './after-commit.js';
 
 // bigint columns (ids, seq, counts) come back as numbers; every id we hand out stays below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+// …and so do arrays of them, as on PGlite (its parsers are per type, arrays included).
+const BIGINT_ARRAY = 1016 as Parameters<typeof pg.types.setTypeParser>[0]; // int8[] (not among node-postgres's named builtins)
+const textArray = pg.types.getTypeParser(BIGINT_ARRAY, 'text') as (value: string) => Array<string | null>;
+pg.types.setTypeParser(BIGINT_ARRAY, (value) => textArray(value).map((item) => (item === null ? null : Number(item))));
 
 /** Distinct statements prepared per connection at most; past it (never, with our fixed SQL texts) queries go unnamed. */
 const MAX_PREPARED = 1_000;
@@ -38,12 +43,11 @@ export async function openPostgres(connectionString: string): Promise<Db> {
     async query<T extends Row>(sql: string, params: unknown[] = []) {
       return (await pool.query<T>(statement(sql, params))).rows;
     },
-    async transaction<T>(work: (tx: Tx) => Promise<T>, options: { readOnly?: boolean } = {}) {
+    async transaction<T>(work: (tx: Tx) => Promise<T>, options: TransactionOptions = {}) {
       const client = await pool.connect();
       const callbacks: Array<() => void> = [];
       try {
-        // Reads that must match a seq (list + seq) need one snapshot; writes serialise on row locks.
-        await client.query(options.readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
+        await client.query(beginStatement(options));
         const value = await work({
           async query<R extends Row>(sql: string, params: unknown[] = []) {
             return (await client.query<R>(statement(sql, params))).rows;

@@ -13,9 +13,21 @@ export interface Tx extends Queryable {
   afterCommit(callback: () => void): void;
 }
 
+export interface TransactionOptions {
+  /** Reads that must agree with each other (a list and its seq): one snapshot, no writes. */
+  readOnly?: boolean;
+  /**
+   * Run every prepared statement on its generic plan (`plan_cache_mode = force_generic_plan`, for this transaction
+   * only). PostgreSQL otherwise keeps re-planning a statement whose custom plan looks cheaper for the values at
+   * hand — for the message writer's statements, on every batch, when the plan never changes. Only for hot
+   * statements whose plan does not depend on their values (lookups by key).
+   */
+  genericPlans?: boolean;
+}
+
 export interface Db extends Queryable {
   readonly dialect: 'pglite' | 'postgres';
   /** One transaction per change: commits when `work` resolves, rolls back when it throws. */
-  transaction<T>(work: (tx: Tx) => Promise<T>, options?: { readOnly?: boolean }): Promise<T>;
+  transaction<T>(work: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
   close(): Promise<void>;
 }

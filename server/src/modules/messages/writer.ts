@@ -177,11 +177,15 @@ export class MessageWriter {
     for (let attempt = 1; ; attempt += 1) {
       try {
         let publish: () => void = () => undefined;
-        const outcomes = await this.db.transaction(async (tx) => {
-          const written = await this.writeBatch(tx, batch);
-          publish = written.publish;
-          return written.outcomes;
-        });
+        const outcomes = await this.db.transaction(
+          async (tx) => {
+            const written = await this.writeBatch(tx, batch);
+            publish = written.publish;
+            return written.outcomes;
+          },
+          // Its statements look rows up by key: one plan serves every batch (PostgreSQL re-planned them each time).
+          { genericPlans: true },
+        );
         publish();
         this.stats.batches += 1;
         this.stats.messages += outcomes.filter((outcome) => outcome.created !== undefined).length;
