@@ -13,8 +13,9 @@ type PostgresModule = Parameters<NonNullable<EmscriptenOptions['preRun']>[number
  *
  * It is synchronous, inside PostgreSQL's WebAssembly call, so it stops the server for as long as the disk takes
  * (0.6–1 ms typically, up to 35 ms, on our machines). Making the WAL's fsync owed and then made on libuv's threads
- * (awaited before the call's answer is used) was tried; it did not lower the open-loop benchmark's p99 at any
- * rate, because the one connection has to wait for it either way, so the simpler synchronous one stays.
+ * (awaited before the call's answer is used) was tried: in two A/B runs of the open-loop benchmark it lowered
+ * neither p50 nor p99 measurably, since the one connection has to wait for it either way, so the simpler
+ * synchronous one stays.
  */
 export class DurableNodeFS extends NodeFS {
   override async init(pg: PGlite, opts: EmscriptenOptions) {

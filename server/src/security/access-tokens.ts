@@ -35,13 +35,14 @@ export class AccessTokens {
   ) {}
 
   async issue(userId: number, role: number, generation: number): Promise<string> {
+    const issuedAt = Math.floor(this.now() / 1000);
     return new SignJWT({ role, gen: generation })
       .setProtectedHeader({ alg: ALGORITHM, typ: ACCESS_TYPE })
       .setSubject(String(userId))
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
-      .setIssuedAt(Math.floor(this.now() / 1000))
-      .setExpirationTime(Math.floor(this.now() / 1000) + this.ttlSeconds)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + this.ttlSeconds)
       .sign(this.key);
   }
 
