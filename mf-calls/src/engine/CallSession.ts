@@ -277,6 +277,8 @@ export class CallSession {
       early.attach(this.connectionHandlers());
       // What it saw before may have ended the session or dropped the connection (a retry is under way).
       if (this.connection !== early) return;
+      // From now on what goes out is the engine's: my microphone, and my camera or the blank picture.
+      void early.sendMedia(this.microphone?.getAudioTracks()[0] ?? null, this.currentVideo(), this.videoOn()).catch(() => undefined);
     } else {
       this.reconnectWindowMs = ticket.reconnect_seconds * 1000;
       this.connection = new MeetingConnection(

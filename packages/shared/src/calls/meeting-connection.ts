@@ -68,6 +68,7 @@ export class MeetingConnection {
   private ping: ReturnType<typeof setInterval> | null = null;
   private published = false;
   private closed = false;
+  private attached = false;
   private readonly waiting: Array<(handlers: MeetingHandlers) => void> = [];
   private handlers: MeetingHandlers;
 
@@ -109,8 +110,32 @@ export class MeetingConnection {
 
   /** The engine takes over a connection started without handlers: what happened so far is replayed, in order. */
   attach(handlers: MeetingHandlers): void {
+    this.attached = true;
     this.handlers = handlers;
     for (const replay of this.waiting.splice(0)) replay(handlers);
+  }
+
+  /** Whether the calls engine has taken this connection over (then only it says what goes out). */
+  get isAttached(): boolean {
+    return this.attached;
+  }
+
+  /**
+   * What goes out from now on: my microphone, and a picture (`videoOn`) or the blank one. A meeting tab's head start
+   * connects before the devices are up (the other side's picture needs only the connection); they join it here,
+   * with the answer when it is still to come, else on the senders already negotiated, without renegotiating. Runs
+   * in turn with the server's frames, so an answer under way is never given half of them.
+   */
+  sendMedia(audio: MediaStreamTrack | null, video: MediaStreamTrack | null, videoOn: boolean): Promise<void> {
+    const applied = this.chain.then(async () => {
+      if (this.closed) return;
+      this.outgoing.audio = audio;
+      if (audio && !this.outgoing.stream.getAudioTracks().includes(audio)) this.outgoing.stream.addTrack(audio);
+      if (this.published) await this.sender('audio')?.replaceTrack(audio);
+      await this.replaceVideo(video, videoOn);
+    });
+    this.chain = applied.catch((error: unknown) => console.warn('outgoing media failed', error));
+    return applied;
   }
 
   private opened(): void {
@@ -141,8 +166,7 @@ export class MeetingConnection {
       this.outgoing.videoOn = on;
       this.send('video', { on });
     }
-    const sender = this.videoSender();
-    if (sender) await sender.replaceTrack(track);
+    await this.sender('video')?.replaceTrack(track);
   }
 
   /** Closes this connection: `leaving` the call (hang-up), or only this connection, to connect again. */
@@ -224,8 +248,9 @@ export class MeetingConnection {
     for (const candidate of early) await this.pc.addIceCandidate(candidate).catch(() => undefined);
   }
 
-  private videoSender(): RTCRtpSender | null {
-    return this.pc.getTransceivers().find((transceiver) => transceiver.receiver.track.kind === 'video')?.sender ?? null;
+  /** The sender of my microphone or picture: the first m-line of its kind (null before the first offer). */
+  private sender(kind: 'audio' | 'video'): RTCRtpSender | null {
+    return this.pc.getTransceivers().find((transceiver) => transceiver.receiver.track.kind === kind)?.sender ?? null;
   }
 
   private send(event: string, data: unknown): void {

@@ -2,6 +2,7 @@ import { beginMeetingHeadStart, discardMeetingHeadStart, HEAD_START_UNCLAIMED_MS
 import type { MeetingHandlers } from './meeting-connection';
 import { tokenStorage } from '../storage/tokens';
 import { FakeMediaStream as FakeStream, FakeMediaTrack as FakeTrack } from '../testing/media';
+import { handOverMeetingTicket } from './meeting-ticket-handoff';
 
 // Stand-ins for the browser parts jsdom lacks: devices, the peer connection and the socket. The server's side is
 // played by the test: the ticket, the offer and the frames that follow.
@@ -138,6 +139,14 @@ test('the devices, the ticket and the connection start at once; the engine takes
   expect(seen.at(-1)).toBe('end ended');
 });
 
+test('a ticket handed over by the tab that accepted is used without asking the server', async () => {
+  handOverMeetingTicket(5, { ...ticket, token: 'handed-token', expires_in: 3600 } as never, Date.now());
+  beginMeetingHeadStart();
+  await settle();
+  expect(requests).toEqual([]);
+  expect(FakeSocket.all[0]?.url).toContain('token=handed-token');
+});
+
 test("an old meeting link (another room than the chat's running call) never connects", async () => {
   window.history.replaceState(null, '', '/meet/an-old-room?chat=5');
   beginMeetingHeadStart();
@@ -156,13 +165,67 @@ test('a page that finds no call to join leaves with the early connection', async
   expect(tracks.every((track) => track.stopped)).toBe(true);
 });
 
-test('without a camera there is no early connection: the engine connects with its blank picture', async () => {
+test('the connection does not wait for the devices: they join it when they are up', async () => {
+  let devicesUp!: () => void;
+  const devices = new Promise<void>((resolve) => (devicesUp = resolve));
+  const getUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+  jest.spyOn(navigator.mediaDevices, 'getUserMedia').mockImplementation(async (constraints) => {
+    await devices;
+    return getUserMedia(constraints);
+  });
+  try {
+    beginMeetingHeadStart();
+    await settle();
+    const socket = FakeSocket.all[0];
+    expect(socket?.url).toContain('token=meet-token'); // connecting, with no device yet
+    socket!.open();
+    const connection = (await takeMeetingHeadStart(5)!.connection)!;
+    expect(connection.outgoing.audio).toBeNull();
+    devicesUp();
+    await settle();
+    await settle();
+    expect(connection.outgoing.audio).toBe(tracks.find((track) => track.kind === 'audio'));
+    expect(connection.outgoing.video).toBe(tracks.find((track) => track.kind === 'video'));
+    expect(connection.outgoing.stream.getAudioTracks()).toEqual([connection.outgoing.audio]);
+  } finally {
+    jest.restoreAllMocks();
+  }
+});
+
+test('without a camera the connection still starts, and tells the others my picture is off', async () => {
   cameraWorks = false;
   beginMeetingHeadStart();
   const headStart = takeMeetingHeadStart(5)!;
-  expect(await headStart.connection).toBeNull();
+  const connection = (await headStart.connection)!;
   expect((await headStart.media).cameraError?.reason).toBe('NotFoundError');
-  expect(FakeSocket.all).toHaveLength(0);
+  FakeSocket.all[0]!.open();
+  await settle();
+  expect(connection.outgoing.audio).toBe(tracks.find((track) => track.kind === 'audio'));
+  expect(connection.outgoing.video).toBeNull();
+  expect(FakeSocket.all[0]!.sent.filter((frame) => frame.event === 'video').map((frame) => frame.data)).toEqual(['{"on":false}']);
+});
+
+test('once the engine has taken the connection, the devices arriving late do not override what it sends', async () => {
+  let devicesUp!: () => void;
+  const devices = new Promise<void>((resolve) => (devicesUp = resolve));
+  const getUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+  jest.spyOn(navigator.mediaDevices, 'getUserMedia').mockImplementation(async (constraints) => {
+    await devices;
+    return getUserMedia(constraints);
+  });
+  try {
+    beginMeetingHeadStart();
+    const connection = (await takeMeetingHeadStart(5)!.connection)!;
+    connection.attach({} as MeetingHandlers);
+    const blank = new FakeTrack('video') as unknown as MediaStreamTrack;
+    await connection.sendMedia(null, blank, false);
+    devicesUp();
+    await settle();
+    await settle();
+    expect(connection.outgoing.video).toBe(blank);
+  } finally {
+    jest.restoreAllMocks();
+  }
 });
 
 test('a head start nobody takes lets the devices go and leaves the socket holding the place, as a drop does', async () => {

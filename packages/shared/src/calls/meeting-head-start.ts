@@ -3,6 +3,7 @@ import type { MeetingTicket } from '../model/types';
 import { acquireCallMedia, releaseStream, type MediaAccessError } from '../media/devices';
 import { msUntilExpiry, tokenStorage, tokenUserId } from '../storage/tokens';
 import { MeetingConnection } from './meeting-connection';
+import { takeHandedMeetingTicket } from './meeting-ticket-handoff';
 import { markCallStage } from './stages';
 
 // A meeting tab (an accepted call, `/meet/{room}?chat={id}`) spends its first few hundred milliseconds loading the
@@ -21,9 +22,9 @@ export interface MeetingHeadStart {
   /** The meeting ticket, or null when it could not be had here (the engine then asks the usual way). */
   ticket: Promise<MeetingTicket | null>;
   /**
-   * The connection with the call, started with that ticket and media, or null where the engine connects itself
-   * (no ticket, a ticket for another room than the page's, no camera: the engine sends its blank picture). It may
-   * have closed already (the call ended meanwhile): what it saw waits for `attach`.
+   * The connection with the call, started with that ticket (the devices join it when they are up), or null where
+   * the engine connects itself (no ticket, a ticket for another room than the page's). It may have closed already
+   * (the call ended meanwhile): what it saw waits for `attach`.
    */
   connection: Promise<MeetingConnection | null>;
 }
@@ -50,7 +51,8 @@ export function meetingAddress(location: Pick<Location, 'pathname' | 'search'>):
 
 /**
  * Called by the shell's entry before anything else: on a meeting page of a signed-in person, asks for the
- * devices and the ticket at once, and connects as soon as both are there. Does nothing elsewhere, or without a
+ * devices and the ticket at once (or takes the ticket its opener handed over), and connects as soon as the ticket
+ * is there; the devices join the connection when they are up. Does nothing elsewhere, or without a
  * usable access token (the engine then does it all once the session is refreshed).
  */
 export function beginMeetingHeadStart(target: Holder = window as unknown as Holder): void {
@@ -64,20 +66,33 @@ export function beginMeetingHeadStart(target: Holder = window as unknown as Hold
   markCallStage('head-start');
   const media = acquireCallMedia(true);
   media.then(() => markCallStage('media')).catch(() => undefined); // the engine sees a refusal when it takes the media
-  // Never refreshes: the app refreshes once it has loaded, and two refreshes at once would spend one refresh token.
-  const ticket = new ApiClient()
-    .request<MeetingTicket>('GET', '/meet/get-token', { query: { chat_id: chatId }, refresh: false })
-    .catch(() => null);
+  // The tab that accepted the call may have handed its ticket over (fetched while the call rang). Otherwise it is
+  // fetched here; never refreshing: the app refreshes once it has loaded, and two refreshes at once would spend one
+  // refresh token.
+  const handed = takeHandedMeetingTicket(chatId, roomId);
+  const ticket = handed
+    ? Promise.resolve(handed)
+    : new ApiClient().request<MeetingTicket>('GET', '/meet/get-token', { query: { chat_id: chatId }, refresh: false }).catch(() => null);
   void ticket.then((granted) => granted && markCallStage('ticket'));
 
   let discarded = false;
-  const connection = Promise.all([ticket, media.catch(() => null)]).then(([granted, devices]) => {
-    const audio = devices?.stream.getAudioTracks()[0] ?? null;
-    const video = devices?.stream.getVideoTracks()[0] ?? null;
+  // The connection starts with the ticket, not with the devices: the other side's picture needs only the
+  // connection, and the devices (~100 ms in the call set-up bench) join it when they are up.
+  const connection = ticket.then((granted) => {
     // Only this page's call: an old meeting link must not join whatever call runs in the chat now (the page
     // then says the call is over, as it did before there was a head start).
-    if (discarded || !granted || granted.room_id !== roomId || !audio || !video) return null;
-    return new MeetingConnection(chatId, granted, myId, { audio, video, stream: new MediaStream([audio]), videoOn: true });
+    if (discarded || !granted || granted.room_id !== roomId) return null;
+    const started = new MeetingConnection(chatId, granted, myId, { audio: null, video: null, stream: new MediaStream(), videoOn: true });
+    media.then(
+      ({ stream }) => {
+        // Once the engine has the connection, it alone says what goes out (a blank picture without a camera).
+        if (started.isAttached) return;
+        const video = stream.getVideoTracks()[0] ?? null;
+        void started.sendMedia(stream.getAudioTracks()[0] ?? null, video, video !== null).catch(() => undefined);
+      },
+      () => undefined, // no microphone: the engine hangs up and closes the connection
+    );
+    return started;
   });
 
   const pending: Pending = {

@@ -1,6 +1,7 @@
 import type { FlowEvent, FlowEventMap } from '../model/events';
 import type { PublicUser } from '../model/types';
 import { useCallStore } from './call';
+import { takeHandedMeetingTicket } from '../calls/meeting-ticket-handoff';
 
 const ME = 1;
 const anna = { id: 2, name: 'Anna' } as PublicUser;
@@ -26,6 +27,34 @@ describe('the call store', () => {
     expect(useCallStore.getState().incoming).not.toBeNull();
     useCallStore.getState().applyEvent(event('hang', { chat_id: 7, call_id: 70, reason: 'missed' }), ME);
     expect(useCallStore.getState().incoming).toBeNull();
+  });
+
+  it("fetches a ringing call's ticket, and accepting hands it to the meeting tab it opens", async () => {
+    const ticket = { token: 'meet', room_id: 'room-70', call_id: 70, message_id: null, ice_servers: [], ice_transport_policy: 'all', expires_in: 3600, reconnect_seconds: 30 };
+    const requested: string[] = [];
+    const fetchBefore = globalThis.fetch;
+    globalThis.fetch = (async (url: string) => {
+      requested.push(String(url));
+      return { ok: true, status: 200, json: async () => ticket } as Response;
+    }) as typeof fetch;
+    let handedInTheNewTab: unknown = 'not opened';
+    const open = jest.spyOn(window, 'open').mockImplementation(() => {
+      // What the new tab's copy of sessionStorage holds at the moment it is opened.
+      handedInTheNewTab = JSON.parse(sessionStorage.getItem('messenger.meeting-ticket') ?? 'null')?.ticket;
+      return null;
+    });
+    try {
+      useCallStore.getState().applyEvent(incomingCall, ME);
+      expect(requested).toEqual(['/api/meet/get-token?chat_id=7']);
+      await jest.advanceTimersByTimeAsync(0);
+      useCallStore.getState().acceptIncoming();
+      expect(open).toHaveBeenCalledWith('/meet/room-70?chat=7', '_blank');
+      expect(handedInTheNewTab).toEqual(ticket);
+      expect(takeHandedMeetingTicket(7, 'room-70')).toBeNull(); // the opener keeps no copy
+    } finally {
+      open.mockRestore();
+      globalThis.fetch = fetchBefore;
+    }
   });
 
   it('does not ring for a call this tab is already in', () => {

@@ -4,8 +4,9 @@ import { ApiError } from '../api/errors';
 import { config } from '../config';
 import { useChatsStore } from './chats';
 import { useMessagesStore } from './messages';
+import { handOverMeetingTicket, withdrawMeetingTicket } from '../calls/meeting-ticket-handoff';
 import type { FlowEvent } from '../model/events';
-import type { PublicUser } from '../model/types';
+import type { MeetingTicket, PublicUser } from '../model/types';
 
 /** A call someone else started in one of my chats, offered by the incoming call modal. */
 export interface IncomingCall {
@@ -58,6 +59,23 @@ export interface CallState {
 }
 
 let noticeTimer: ReturnType<typeof setTimeout> | null = null;
+
+/**
+ * The ticket of the call ringing here, fetched while it rings: accepting hands it to the meeting tab
+ * (calls/meeting-ticket-handoff.ts), which then connects without asking for one.
+ */
+let ringingTicket: { callId: number; ticket: MeetingTicket; fetchedAt: number } | null = null;
+
+function fetchRingingTicket(chatId: number, callId: number, ringing: () => IncomingCall | null): void {
+  ringingTicket = null;
+  const fetchedAt = Date.now();
+  callsApi.ticket(chatId).then(
+    (ticket) => {
+      if (ringing()?.callId === callId) ringingTicket = { callId, ticket, fetchedAt };
+    },
+    () => undefined, // the meeting tab asks for its own
+  );
+}
 let nextNotice = 1;
 
 /** The path of a call's meeting room, a page of our own (spec §4: accepting opens it in a new tab). */
@@ -96,7 +114,12 @@ export const useCallStore = create<CallState>((set, get) => ({
     const incoming = get().incoming;
     if (!incoming) return;
     set({ incoming: null });
+    const prefetched = ringingTicket?.callId === incoming.callId ? ringingTicket : null;
+    ringingTicket = null;
+    if (prefetched) handOverMeetingTicket(incoming.chatId, prefetched.ticket, prefetched.fetchedAt);
     window.open(meetingPath(incoming.roomId, incoming.chatId), '_blank');
+    // The new tab has its copy of this tab's sessionStorage already.
+    if (prefetched) withdrawMeetingTicket();
   },
   rejectIncoming: async () => {
     const incoming = get().incoming;
@@ -125,6 +148,7 @@ export const useCallStore = create<CallState>((set, get) => ({
       const info = (event as FlowEvent<'call'>).additional_info;
       if (info.user.id === myId || get().active?.callId === info.call_id) return;
       set({ incoming: { chatId: info.chat_id, callId: info.call_id, roomId: info.room_id, chatType: info.chat_type, caller: info.user } });
+      fetchRingingTicket(info.chat_id, info.call_id, () => get().incoming);
     } else if (event.event_type === 'hang') {
       const info = (event as FlowEvent<'hang'>).additional_info;
       if (get().incoming?.callId === info.call_id) set({ incoming: null });

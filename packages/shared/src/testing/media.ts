@@ -22,4 +22,7 @@ export class FakeMediaStream {
   getTracks(): FakeMediaTrack[] {
     return this.tracks;
   }
+  addTrack(track: FakeMediaTrack): void {
+    this.tracks.push(track);
+  }
 }
