@@ -26,6 +26,7 @@ import { devRoutes } from './modules/dev/routes.js';
 import { filesRoutes } from './modules/files/routes.js';
 import { webRoutes } from './modules/web/routes.js';
 import { pruneStaffAuth } from './modules/auth/attempts.js';
+import { CHECKPOINT_CHECK_MS, checkpointIfDue } from './db/pglite-checkpoints.js';
 import { PeriodicJob } from './jobs/periodic.js';
 import { CLUSTER_HEARTBEAT_MS } from './modules/calls/service.js';
 
@@ -131,10 +132,20 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
   );
   app.addHook('onReady', async () => prune.start());
   app.addHook('onClose', async () => prune.stop());
+  // The embedded database has no checkpointer of its own (see pglite-checkpoints.ts).
+  if (db.dialect === 'pglite') {
+    const checkpoints = new PeriodicJob('checkpoint of the embedded database', CHECKPOINT_CHECK_MS, async () => void (await checkpointIfDue(db)), app.log);
+    app.addHook('onReady', async () => checkpoints.start());
+    app.addHook('onClose', async () => checkpoints.stop());
+  }
   // Calls a previous process left running end first (their rooms died with it); every room closes with the app.
   const calls = app.services.calls;
   app.addHook('onReady', async () => calls.recover());
   app.addHook('onClose', async () => calls.close());
+  // The SFU loads right after the server listens, off the way to it (a call that comes first waits for the load).
+  app.addHook('onListen', async () => {
+    setImmediate(() => app.services.media.warmUp?.());
+  });
   // A cluster node keeps saying it is alive, and ends the calls of nodes that stopped (their media died with them).
   if (app.services.cluster) {
     const heartbeat = new PeriodicJob('cluster heartbeat', CLUSTER_HEARTBEAT_MS, () => calls.heartbeat(), app.log);

@@ -26,7 +26,7 @@ export class RoomFullError extends Error {}
 
 export interface MediaEngine {
   /** Adds a participant to a room (creating it); the engine then sends them offers. */
-  join(roomId: string, userId: number, send: SignalSink): RoomMember;
+  join(roomId: string, userId: number, send: SignalSink): Promise<RoomMember>;
   /** Who is in a room: user id → stream id. */
   participants(roomId: string): Map<number, string>;
   /** What each participant of a room sends (user id → media kinds): for diagnostics and tests. */
@@ -34,4 +34,6 @@ export interface MediaEngine {
   /** Ends a room: every participant's media stops. */
   closeRoom(roomId: string): void;
   close(): void;
+  /** Gets ready for the first call (an engine that loads lazily starts loading); optional. */
+  warmUp?(): void;
 }

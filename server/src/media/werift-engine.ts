@@ -248,7 +248,7 @@ export class WeriftEngine implements MediaEngine {
     this.keyFrames.unref();
   }
 
-  join(roomId: string, userId: number, send: SignalSink): RoomMember {
+  async join(roomId: string, userId: number, send: SignalSink): Promise<RoomMember> {
     let room = this.rooms.get(roomId);
     if (!room) {
       room = new Room(roomId, this);

@@ -271,7 +271,7 @@ export class CallsService {
   async connect(claims: MeetClaims & { callId: number }, send: (event: string, data: unknown) => void, close: () => void): Promise<Connection> {
     let member: RoomMember;
     try {
-      member = this.engine.join(claims.roomId, claims.userId, send);
+      member = await this.engine.join(claims.roomId, claims.userId, send);
     } catch (error) {
       if (error instanceof RoomFullError) throw new HttpError(409, 'room_full', 'This call is full');
       throw error;
