@@ -142,10 +142,6 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
   const calls = app.services.calls;
   app.addHook('onReady', async () => calls.recover());
   app.addHook('onClose', async () => calls.close());
-  // The SFU loads right after the server listens, off the way to it (a call that comes first waits for the load).
-  app.addHook('onListen', async () => {
-    setImmediate(() => app.services.media.warmUp?.());
-  });
   // A cluster node keeps saying it is alive, and ends the calls of nodes that stopped (their media died with them).
   if (app.services.cluster) {
     const heartbeat = new PeriodicJob('cluster heartbeat', CLUSTER_HEARTBEAT_MS, () => calls.heartbeat(), app.log);

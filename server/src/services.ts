@@ -85,16 +85,19 @@ export async function createServices(
     devSms ??
     new HttpSmsProvider({ url: config.sms.httpUrl!, token: config.sms.httpToken, sender: config.sms.httpSender });
   const events = new EventLog(db, bus);
-  // The in-process SFU loads once the server listens (or with the first call), not on the way to listening.
-  const media = new DeferredMediaEngine(async () => {
-    const { WeriftEngine } = await import('./media/werift-engine.js');
-    return new WeriftEngine({
-      maxParticipants: config.calls.maxParticipants,
-      hostAddresses: config.calls.mediaHostAddresses,
-      portRange: config.calls.mediaPortRange,
-      onError: (error) => logger.warn({ err: error }, 'media engine error'),
-    });
-  });
+  // The in-process SFU loads when a call first needs it, not on the way to listening.
+  const media = new DeferredMediaEngine(
+    async () => {
+      const { WeriftEngine } = await import('./media/werift-engine.js');
+      return new WeriftEngine({
+        maxParticipants: config.calls.maxParticipants,
+        hostAddresses: config.calls.mediaHostAddresses,
+        portRange: config.calls.mediaPortRange,
+        onError: (error) => logger.warn({ err: error }, 'media engine error'),
+      });
+    },
+    (error) => logger.error({ err: error }, 'the media engine failed to load'),
+  );
   // Never queue commands while disconnected: a limiter that cannot reach Redis answers from this node's memory at
   // once. Not awaited: a node starts (and keeps counting alone) while Redis is away; ioredis keeps reconnecting.
   const redis = config.redisUrl

@@ -104,6 +104,8 @@ describe('calls', () => {
     // Boris hears Anna, in the stream named after her; the SFU receives Boris.
     await until(() => (borisMeet.received.get(`u${anna.id}`) ?? 0) > 5, "Boris to receive Anna's packets");
     assert.deepEqual([...borisMeet.received.keys()], [`u${anna.id}`]);
+    // Joining a room where Anna publishes takes one offer (a second one used to follow the answer, mid-ICE).
+    assert.equal(borisMeet.frames('offer').length, 1);
     await until(receiving(boris), "the SFU to receive Boris's media");
     const participants = await request(server, 'GET', `/meet/participants?chat_id=${chatId}`, { token: boris.token });
     assert.deepEqual(participants.body.participants, { [anna.id]: `u${anna.id}`, [boris.id]: `u${boris.id}` });

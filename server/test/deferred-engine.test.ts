@@ -18,7 +18,7 @@ function recordingEngine(log: string[]): MediaEngine {
 }
 
 describe('the media engine loaded when first needed', () => {
-  it('loads once, on warm-up or on the first join, and a join waits for the load', async () => {
+  it('loads once, on warm-up (a call rings) or on the first join, and a join waits for the load', async () => {
     const log: string[] = [];
     let loads = 0;
     let finishLoad!: () => void;
@@ -58,19 +58,32 @@ describe('the media engine loaded when first needed', () => {
     assert.equal((await engine.join('r', 7, () => undefined)).userId, 7);
   });
 
-  it('closed while loading, the engine that arrives is closed at once and no call joins', async () => {
+  it('closed while loading, the engine that arrives is closed at once and no join, waiting or new, goes through', async () => {
     const log: string[] = [];
     let finishLoad!: () => void;
     const loaded = new Promise<void>((resolve) => (finishLoad = resolve));
+    const failures: unknown[] = [];
     const engine = new DeferredMediaEngine(async () => {
       await loaded;
       return recordingEngine(log);
-    });
+    }, (error) => failures.push(error));
     engine.warmUp();
+    const waiting = engine.join('r', 7, () => undefined);
     engine.close();
     finishLoad();
-    await new Promise((resolve) => setImmediate(resolve));
+    await assert.rejects(waiting, /closed/);
     assert.deepEqual(log, ['close']);
-    await assert.rejects(engine.join('r', 7, () => undefined), /closed/);
+    await assert.rejects(engine.join('r', 8, () => undefined), /closed/);
+    assert.deepEqual(failures, [], 'closing is not a failure to report');
+  });
+
+  it('a failed warm-up is reported', async () => {
+    const failures: unknown[] = [];
+    const engine = new DeferredMediaEngine(async () => {
+      throw new Error('werift is missing');
+    }, (error) => failures.push(error));
+    engine.warmUp();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(failures.length, 1);
   });
 });

@@ -34,6 +34,6 @@ export interface MediaEngine {
   /** Ends a room: every participant's media stops. */
   closeRoom(roomId: string): void;
   close(): void;
-  /** Gets ready for the first call (an engine that loads lazily starts loading); optional. */
+  /** A call is starting: an engine that loads lazily starts loading now, so that joining does not wait. */
   warmUp?(): void;
 }

@@ -55,15 +55,23 @@ function accessToken(expiresInSeconds: number): string {
 const ticket = { token: 'meet-token', room_id: 'room', call_id: 3, message_id: null, ice_servers: [], ice_transport_policy: 'all', expires_in: 60, reconnect_seconds: 30 };
 let tracks: FakeTrack[] = [];
 let cameraWorks = true;
+/** What the browser says of the microphone permission. */
+let microphone: PermissionState = 'granted';
+let microphoneWorks = true;
 const requests: string[] = [];
 
 beforeAll(() => {
   Object.assign(globalThis, { MediaStream: FakeStream, RTCPeerConnection: FakePeerConnection, WebSocket: Object.assign(FakeSocket, { OPEN: 1 }) });
+  Object.defineProperty(navigator, 'permissions', {
+    configurable: true,
+    value: { query: async () => ({ state: microphone }) },
+  });
   Object.defineProperty(navigator, 'mediaDevices', {
     configurable: true,
     value: {
       getUserMedia: async (constraints: MediaStreamConstraints) => {
         if (constraints.video && !cameraWorks) throw new DOMException('no camera', 'NotFoundError');
+        if (!constraints.video && !microphoneWorks) throw new DOMException('refused', 'NotAllowedError');
         const track = new FakeTrack(constraints.video ? 'video' : 'audio');
         tracks.push(track);
         return new FakeStream([track]);
@@ -79,6 +87,8 @@ beforeAll(() => {
 beforeEach(() => {
   tracks = [];
   cameraWorks = true;
+  microphone = 'granted';
+  microphoneWorks = true;
   requests.length = 0;
   FakeSocket.all = [];
   tokenStorage.save({ access_token: accessToken(3600), refresh_token: 'refresh' } as never);
@@ -140,7 +150,7 @@ test('the devices, the ticket and the connection start at once; the engine takes
 });
 
 test('a ticket handed over by the tab that accepted is used without asking the server', async () => {
-  handOverMeetingTicket(5, { ...ticket, token: 'handed-token', expires_in: 3600 } as never, Date.now());
+  handOverMeetingTicket(5, 7, { ...ticket, token: 'handed-token' } as never, Date.now());
   beginMeetingHeadStart();
   await settle();
   expect(requests).toEqual([]);
@@ -187,6 +197,60 @@ test('the connection does not wait for the devices: they join it when they are u
     expect(connection.outgoing.audio).toBe(tracks.find((track) => track.kind === 'audio'));
     expect(connection.outgoing.video).toBe(tracks.find((track) => track.kind === 'video'));
     expect(connection.outgoing.stream.getAudioTracks()).toEqual([connection.outgoing.audio]);
+  } finally {
+    jest.restoreAllMocks();
+  }
+});
+
+/** getUserMedia answers only when `devicesUp` is called. */
+function holdDevices(): () => void {
+  let devicesUp!: () => void;
+  const devices = new Promise<void>((resolve) => (devicesUp = resolve));
+  const getUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+  jest.spyOn(navigator.mediaDevices, 'getUserMedia').mockImplementation(async (constraints) => {
+    await devices;
+    return getUserMedia(constraints);
+  });
+  return devicesUp;
+}
+
+test('joining is answering: until the microphone is allowed, the connection waits for the devices', async () => {
+  microphone = 'prompt';
+  const devicesUp = holdDevices();
+  try {
+    beginMeetingHeadStart();
+    await settle();
+    expect(FakeSocket.all).toHaveLength(0); // at the browser's prompt: not in the room yet
+    devicesUp();
+    const connection = await takeMeetingHeadStart(5)!.connection;
+    expect(connection).not.toBeNull();
+    expect(FakeSocket.all).toHaveLength(1);
+  } finally {
+    jest.restoreAllMocks();
+  }
+});
+
+test('a refused microphone never joins the room', async () => {
+  microphone = 'prompt';
+  microphoneWorks = false;
+  beginMeetingHeadStart();
+  const headStart = takeMeetingHeadStart(5)!;
+  expect(await headStart.connection).toBeNull();
+  await expect(headStart.media).rejects.toThrow();
+  expect(FakeSocket.all).toHaveLength(0);
+});
+
+test('my picture counts as on only once the camera is up', async () => {
+  const devicesUp = holdDevices();
+  try {
+    beginMeetingHeadStart();
+    const connection = (await takeMeetingHeadStart(5)!.connection)!;
+    FakeSocket.all[0]!.open();
+    devicesUp();
+    await settle();
+    await settle();
+    expect(connection.outgoing.video).not.toBeNull();
+    expect(FakeSocket.all[0]!.sent.filter((frame) => frame.event === 'video').map((frame) => frame.data)).toEqual(['{"on":false}', '{"on":true}']);
   } finally {
     jest.restoreAllMocks();
   }

@@ -3,7 +3,7 @@ import type { MeetingTicket } from '../model/types';
 import { acquireCallMedia, releaseStream, type MediaAccessError } from '../media/devices';
 import { msUntilExpiry, tokenStorage, tokenUserId } from '../storage/tokens';
 import { MeetingConnection } from './meeting-connection';
-import { takeHandedMeetingTicket } from './meeting-ticket-handoff';
+import { takeHandedMeetingTicket, withdrawMeetingTicket } from './meeting-ticket-handoff';
 import { markCallStage } from './stages';
 
 // A meeting tab (an accepted call, `/meet/{room}?chat={id}`) spends its first few hundred milliseconds loading the
@@ -22,9 +22,10 @@ export interface MeetingHeadStart {
   /** The meeting ticket, or null when it could not be had here (the engine then asks the usual way). */
   ticket: Promise<MeetingTicket | null>;
   /**
-   * The connection with the call, started with that ticket (the devices join it when they are up), or null where
-   * the engine connects itself (no ticket, a ticket for another room than the page's). It may have closed already
-   * (the call ended meanwhile): what it saw waits for `attach`.
+   * The connection with the call, started with that ticket (with the microphone allowed already, before the
+   * devices, which join it when they are up), or null where the engine connects itself (no ticket, a ticket for
+   * another room than the page's, a refused microphone). It may have closed already (the call ended meanwhile):
+   * what it saw waits for `attach`.
    */
   connection: Promise<MeetingConnection | null>;
 }
@@ -59,6 +60,11 @@ export function beginMeetingHeadStart(target: Holder = window as unknown as Hold
   const address = meetingAddress(window.location);
   const token = tokenStorage.access;
   const myId = tokenUserId(token);
+  // The tab that accepted the call may have handed its ticket over (fetched while the call rang): taken (and so
+  // removed) whatever happens next, and only if it is this page's and this person's.
+  let handed: MeetingTicket | null = null;
+  if (address && myId !== null) handed = takeHandedMeetingTicket(address.chatId, address.roomId, myId);
+  else withdrawMeetingTicket();
   // An access token about to expire would be refused; the engine's API client refreshes it first.
   if (address === null || myId === null || msUntilExpiry(token) < 30_000 || !navigator.mediaDevices?.getUserMedia) return;
 
@@ -66,23 +72,26 @@ export function beginMeetingHeadStart(target: Holder = window as unknown as Hold
   markCallStage('head-start');
   const media = acquireCallMedia(true);
   media.then(() => markCallStage('media')).catch(() => undefined); // the engine sees a refusal when it takes the media
-  // The tab that accepted the call may have handed its ticket over (fetched while the call rang). Otherwise it is
-  // fetched here; never refreshing: the app refreshes once it has loaded, and two refreshes at once would spend one
-  // refresh token.
-  const handed = takeHandedMeetingTicket(chatId, roomId);
+  // Without a handed ticket it is fetched here; never refreshing: the app refreshes once it has loaded, and two
+  // refreshes at once would spend one refresh token.
   const ticket = handed
     ? Promise.resolve(handed)
     : new ApiClient().request<MeetingTicket>('GET', '/meet/get-token', { query: { chat_id: chatId }, refresh: false }).catch(() => null);
   void ticket.then((granted) => granted && markCallStage('ticket'));
 
   let discarded = false;
-  // The connection starts with the ticket, not with the devices: the other side's picture needs only the
-  // connection, and the devices (~100 ms in the call set-up bench) join it when they are up.
-  const connection = ticket.then((granted) => {
+  // Joining the room counts as answering (the server marks the call answered once two are in it). So the
+  // connection starts with the ticket, before the devices, only when the microphone is allowed already: the other
+  // side's picture needs only the connection, and the devices (~100 ms in the call set-up bench) join it when they
+  // are up. Otherwise it waits for them: someone still at the browser's prompt has not answered, and a refused
+  // microphone never joins (the engine ends the call its way, as before).
+  const mayJoin = microphoneAllowed().then((allowed) => allowed || media.then(() => true, () => false));
+  const connection = Promise.all([ticket, mayJoin]).then(([granted, allowed]) => {
     // Only this page's call: an old meeting link must not join whatever call runs in the chat now (the page
     // then says the call is over, as it did before there was a head start).
-    if (discarded || !granted || granted.room_id !== roomId) return null;
-    const started = new MeetingConnection(chatId, granted, myId, { audio: null, video: null, stream: new MediaStream(), videoOn: true });
+    if (discarded || !granted || granted.room_id !== roomId || !allowed) return null;
+    // No picture until the camera is up: the others show my avatar meanwhile.
+    const started = new MeetingConnection(chatId, granted, myId, { audio: null, video: null, stream: new MediaStream(), videoOn: false });
     media.then(
       ({ stream }) => {
         // Once the engine has the connection, it alone says what goes out (a blank picture without a camera).
@@ -113,6 +122,12 @@ export function beginMeetingHeadStart(target: Holder = window as unknown as Hold
     // The engine may yet come (a very slow load): the place is held, as after a drop.
     pending.discard(false);
   }, HEAD_START_UNCLAIMED_MS);
+}
+
+/** Whether the page may use the microphone without asking (false where the browser cannot say). */
+function microphoneAllowed(): Promise<boolean> {
+  const query = navigator.permissions?.query({ name: 'microphone' as PermissionName });
+  return query ? query.then((status) => status.state === 'granted', () => false) : Promise.resolve(false);
 }
 
 /** The calls engine takes the head start of its chat's call, once: a second caller gets null and starts its own. */

@@ -1,6 +1,7 @@
 import type { JwtInfo } from '../model/types';
 import { config } from '../config';
 import { cookies } from './cookies';
+import { withdrawMeetingTicket } from '../calls/meeting-ticket-handoff';
 
 /** Where the session's tokens live (spec §3 stored values): cookies shared by every tab, kept 300 days. */
 export const tokenStorage = {
@@ -19,6 +20,7 @@ export const tokenStorage = {
     cookies.remove('refresh_token');
     cookies.remove('meet_token');
     cookies.remove('meet_user');
+    withdrawMeetingTicket();
   },
   /** A session exists when either token is stored (spec §2 guard). */
   hasSession(): boolean {

@@ -2,6 +2,10 @@ import type { FlowEvent, FlowEventMap } from '../model/events';
 import type { PublicUser } from '../model/types';
 import { useCallStore } from './call';
 import { takeHandedMeetingTicket } from '../calls/meeting-ticket-handoff';
+import { tokenStorage } from '../storage/tokens';
+
+/** A JWT-shaped access token of mine (only its payload is read on this side). */
+const myToken = () => `header.${btoa(JSON.stringify({ sub: String(ME), exp: Math.floor(Date.now() / 1000) + 3600 }))}.signature`;
 
 const ME = 1;
 const anna = { id: 2, name: 'Anna' } as PublicUser;
@@ -43,6 +47,7 @@ describe('the call store', () => {
       handedInTheNewTab = JSON.parse(sessionStorage.getItem('messenger.meeting-ticket') ?? 'null')?.ticket;
       return null;
     });
+    tokenStorage.save({ access_token: myToken(), refresh_token: 'refresh' } as never);
     try {
       useCallStore.getState().applyEvent(incomingCall, ME);
       expect(requested).toEqual(['/api/meet/get-token?chat_id=7']);
@@ -50,9 +55,27 @@ describe('the call store', () => {
       useCallStore.getState().acceptIncoming();
       expect(open).toHaveBeenCalledWith('/meet/room-70?chat=7', '_blank');
       expect(handedInTheNewTab).toEqual(ticket);
-      expect(takeHandedMeetingTicket(7, 'room-70')).toBeNull(); // the opener keeps no copy
+      expect(takeHandedMeetingTicket(7, 'room-70', ME)).toBeNull(); // the opener keeps no copy
     } finally {
       open.mockRestore();
+      globalThis.fetch = fetchBefore;
+    }
+  });
+
+  it('a tab nobody is looking at does not fetch the ticket of a call ringing in it', () => {
+    const requested: string[] = [];
+    const fetchBefore = globalThis.fetch;
+    globalThis.fetch = (async (url: string) => {
+      requested.push(String(url));
+      return { ok: true, status: 200, json: async () => ({}) } as Response;
+    }) as typeof fetch;
+    const hidden = jest.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    try {
+      useCallStore.getState().applyEvent(incomingCall, ME);
+      expect(useCallStore.getState().incoming).not.toBeNull(); // it still rings
+      expect(requested).toEqual([]);
+    } finally {
+      hidden.mockRestore();
       globalThis.fetch = fetchBefore;
     }
   });

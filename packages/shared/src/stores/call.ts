@@ -5,6 +5,7 @@ import { config } from '../config';
 import { useChatsStore } from './chats';
 import { useMessagesStore } from './messages';
 import { handOverMeetingTicket, withdrawMeetingTicket } from '../calls/meeting-ticket-handoff';
+import { tokenStorage, tokenUserId } from '../storage/tokens';
 import type { FlowEvent } from '../model/events';
 import type { MeetingTicket, PublicUser } from '../model/types';
 
@@ -68,6 +69,8 @@ let ringingTicket: { callId: number; ticket: MeetingTicket; fetchedAt: number } 
 
 function fetchRingingTicket(chatId: number, callId: number, ringing: () => IncomingCall | null): void {
   ringingTicket = null;
+  // Only a tab someone is looking at answers; the others (and every member of a big group's other tabs) need none.
+  if (typeof document !== 'undefined' && document.visibilityState !== 'visible') return;
   const fetchedAt = Date.now();
   callsApi.ticket(chatId).then(
     (ticket) => {
@@ -116,10 +119,14 @@ export const useCallStore = create<CallState>((set, get) => ({
     set({ incoming: null });
     const prefetched = ringingTicket?.callId === incoming.callId ? ringingTicket : null;
     ringingTicket = null;
-    if (prefetched) handOverMeetingTicket(incoming.chatId, prefetched.ticket, prefetched.fetchedAt);
-    window.open(meetingPath(incoming.roomId, incoming.chatId), '_blank');
-    // The new tab has its copy of this tab's sessionStorage already.
-    if (prefetched) withdrawMeetingTicket();
+    const myId = tokenUserId(tokenStorage.access);
+    if (prefetched && myId !== null) handOverMeetingTicket(incoming.chatId, myId, prefetched.ticket, prefetched.fetchedAt);
+    try {
+      window.open(meetingPath(incoming.roomId, incoming.chatId), '_blank');
+    } finally {
+      // The new tab has its copy of this tab's sessionStorage already.
+      withdrawMeetingTicket();
+    }
   },
   rejectIncoming: async () => {
     const incoming = get().incoming;

@@ -73,9 +73,11 @@ export async function meetSocketRoutes(app: App): Promise<void> {
       };
 
       const ready = calls.connect(claims, send, () => socket.close(1000, 'call ended')).catch((error: unknown) => {
-        if (error instanceof HttpError && error.code === 'room_full') send('full', { message: error.message });
+        const code = error instanceof HttpError ? error.code : undefined;
+        if (code === 'room_full') send('full', { message: error instanceof Error ? error.message : '' });
+        else if (code === 'call_ended') send('ended', {});
         else request.log.error({ err: error }, 'joining the call failed');
-        socket.close(error instanceof HttpError && error.code === 'room_full' ? 4009 : 1011, 'cannot join');
+        socket.close(code === 'room_full' ? 4009 : code === 'call_ended' ? 1000 : 1011, code === 'call_ended' ? 'call ended' : 'cannot join');
         return null;
       });
 

@@ -171,6 +171,8 @@ export class CallsService {
       return { row: row!, joined: false, busy, message };
     });
     if (!result.joined && !result.busy) this.armRingTimer(result.row.id);
+    // The media engine may load lazily: it does so while the call rings, not when the first person joins.
+    if (!result.busy) this.engine.warmUp?.();
     // The caller's own client shows the call message at once, as it does with a sent text.
     return { call: info(result.row), joined: result.joined, busy: result.busy, ...(result.message ? { message: result.message } : {}) };
   }
@@ -286,13 +288,20 @@ export class CallsService {
     byUser.set(claims.userId, connection);
     if (previous) previous.close();
 
-    const [call] = await this.db.query<CallRow>(
+    const [call] = await this.db.query<CallRow & { ended: boolean }>(
       `WITH joined AS (
          INSERT INTO call_participants (call_id, user_id) VALUES ($1, $2)
          ON CONFLICT (call_id, user_id) DO UPDATE SET left_at = NULL RETURNING call_id)
-       SELECT ${CALL_COLUMNS} FROM calls WHERE id = $1`,
+       SELECT ${CALL_COLUMNS}, ended_at IS NOT NULL AS ended FROM calls WHERE id = $1`,
       [claims.callId, claims.userId],
     );
+    // The call ended while this join waited (the media engine loads on first use): its room was closed before this
+    // participant was in it, so nobody would close this one.
+    if (call?.ended) {
+      if (byUser.get(claims.userId) === connection) byUser.delete(claims.userId);
+      member.leave();
+      throw notFound('This call has ended', 'call_ended');
+    }
     // Answered: a second person is in the room.
     if (call && !call.connected && this.engine.participants(claims.roomId).size >= 2) {
       await this.db.query(`UPDATE calls SET connected = true, status = 'active', answered_at = now() WHERE id = $1 AND ended_at IS NULL`, [claims.callId]);
