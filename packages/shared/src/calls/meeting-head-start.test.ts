@@ -175,7 +175,8 @@ test('a page that finds no call to join leaves with the early connection', async
   expect(tracks.every((track) => track.stopped)).toBe(true);
 });
 
-test('the connection does not wait for the devices: they join it when they are up', async () => {
+/** getUserMedia answers only when `devicesUp` is called. */
+function holdDevices(): () => void {
   let devicesUp!: () => void;
   const devices = new Promise<void>((resolve) => (devicesUp = resolve));
   const getUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
@@ -183,6 +184,11 @@ test('the connection does not wait for the devices: they join it when they are u
     await devices;
     return getUserMedia(constraints);
   });
+  return devicesUp;
+}
+
+test('the connection does not wait for the devices: they join it when they are up', async () => {
+  const devicesUp = holdDevices();
   try {
     beginMeetingHeadStart();
     await settle();
@@ -201,18 +207,6 @@ test('the connection does not wait for the devices: they join it when they are u
     jest.restoreAllMocks();
   }
 });
-
-/** getUserMedia answers only when `devicesUp` is called. */
-function holdDevices(): () => void {
-  let devicesUp!: () => void;
-  const devices = new Promise<void>((resolve) => (devicesUp = resolve));
-  const getUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-  jest.spyOn(navigator.mediaDevices, 'getUserMedia').mockImplementation(async (constraints) => {
-    await devices;
-    return getUserMedia(constraints);
-  });
-  return devicesUp;
-}
 
 test('joining is answering: until the microphone is allowed, the connection waits for the devices', async () => {
   microphone = 'prompt';
@@ -270,13 +264,7 @@ test('without a camera the connection still starts, and tells the others my pict
 });
 
 test('once the engine has taken the connection, the devices arriving late do not override what it sends', async () => {
-  let devicesUp!: () => void;
-  const devices = new Promise<void>((resolve) => (devicesUp = resolve));
-  const getUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-  jest.spyOn(navigator.mediaDevices, 'getUserMedia').mockImplementation(async (constraints) => {
-    await devices;
-    return getUserMedia(constraints);
-  });
+  const devicesUp = holdDevices();
   try {
     beginMeetingHeadStart();
     const connection = (await takeMeetingHeadStart(5)!.connection)!;
