@@ -53,8 +53,8 @@ export function meetingAddress(location: Pick<Location, 'pathname' | 'search'>):
 /**
  * Called by the shell's entry before anything else: on a meeting page of a signed-in person, asks for the
  * devices and the ticket at once (or takes the ticket its opener handed over), and connects as soon as the ticket
- * is there; the devices join the connection when they are up. Does nothing elsewhere, or without a
- * usable access token (the engine then does it all once the session is refreshed).
+ * is there — or once the devices are up too, unless the microphone is allowed already. Does nothing elsewhere, or
+ * without a usable access token (the engine then does it all once the session is refreshed).
  */
 export function beginMeetingHeadStart(target: Holder = window as unknown as Holder): void {
   const address = meetingAddress(window.location);

@@ -60,6 +60,7 @@ export interface CallState {
 }
 
 let noticeTimer: ReturnType<typeof setTimeout> | null = null;
+let nextNotice = 1;
 
 /**
  * The ticket of the call ringing here, fetched while it rings: accepting hands it to the meeting tab
@@ -79,7 +80,6 @@ function fetchRingingTicket(chatId: number, callId: number, ringing: () => Incom
     () => undefined, // the meeting tab asks for its own
   );
 }
-let nextNotice = 1;
 
 /** The path of a call's meeting room, a page of our own (spec §4: accepting opens it in a new tab). */
 export function meetingPath(roomId: string, chatId: number): string {
