@@ -5,6 +5,9 @@ import { startServer, type TestServer } from './helpers/server.js';
 import { type Person, SocketProbe, WAIT_MS, chatSocketUrl, flowUrl, nextEvent, openFlow, privateChat, request, signUp, upload, waitFor } from './helpers/client.js';
 import { MeetClient } from './helpers/meet-client.js';
 import { quickStaff } from './helpers/staff.js';
+import { CallsService } from '../src/modules/calls/service.js';
+import { MeetTokens } from '../src/security/meet-tokens.js';
+import type { MediaEngine, RoomMember } from '../src/media/engine.js';
 
 /** The ring time of the missed-call test's own server (the others keep the default, so a busy machine's slow
  * first packets never turn an answered call into a missed one). */
@@ -386,6 +389,36 @@ describe('calls', () => {
     assert.deepEqual(tree.body.entries.map((entry: { path: string }) => entry.path), [stored.body.file.path]);
 
     await meet.close();
+  });
+
+  it('a join that waited for the media engine (it loads on first use) leaves a call that ended meanwhile', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    await call(server, anna, chatId);
+    // The same calls, through an engine still loading: its join answers when the test lets it.
+    let loaded!: () => void;
+    const loading = new Promise<void>((resolve) => (loaded = resolve));
+    const left: number[] = [];
+    const engine: MediaEngine = {
+      async join(_room, userId) {
+        await loading;
+        return { userId, streamId: `u${userId}`, handle: async () => undefined, leave: () => void left.push(userId) } satisfies RoomMember;
+      },
+      participants: () => new Map(),
+      publishing: () => new Map(),
+      closeRoom: () => undefined,
+      close: () => undefined,
+    };
+    const services = server.app.services;
+    const calls = new CallsService(services.db, services.events, engine, new MeetTokens(services.secrets.meetKey), services.config.calls, server.app.log);
+    const claims = await calls.authorizeSocket((await meetToken(server, anna, chatId)).token, chatId);
+    const joining = calls.connect(claims, () => undefined, () => undefined);
+    // Anna hangs up while her meeting socket's join waits.
+    assert.equal((await hang(server, anna, chatId)).type, 'hung');
+    loaded();
+    await assert.rejects(joining, (error: any) => error.code === 'call_ended');
+    assert.deepEqual(left, [anna.id], 'out of the room the ended call left behind');
   });
 
   it('calls a previous process left running end when the server starts again', async () => {
