@@ -419,6 +419,11 @@ describe('calls', () => {
     loaded();
     await assert.rejects(joining, (error: any) => error.code === 'call_ended');
     assert.deepEqual(left, [anna.id], 'out of the room the ended call left behind');
+    const recorded = await services.db.query<{ left_at: Date | null }>(
+      'SELECT left_at FROM call_participants WHERE call_id = $1 AND user_id = $2',
+      [claims.callId, anna.id],
+    );
+    assert.ok(recorded.every((row) => row.left_at !== null), 'not recorded as in the ended call');
   });
 
   it('calls a previous process left running end when the server starts again', async () => {

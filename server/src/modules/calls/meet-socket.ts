@@ -73,11 +73,17 @@ export async function meetSocketRoutes(app: App): Promise<void> {
       };
 
       const ready = calls.connect(claims, send, () => socket.close(1000, 'call ended')).catch((error: unknown) => {
-        const code = error instanceof HttpError ? error.code : undefined;
-        if (code === 'room_full') send('full', { message: error instanceof Error ? error.message : '' });
-        else if (code === 'call_ended') send('ended', {});
-        else request.log.error({ err: error }, 'joining the call failed');
-        socket.close(code === 'room_full' ? 4009 : code === 'call_ended' ? 1000 : 1011, code === 'call_ended' ? 'call ended' : 'cannot join');
+        if (error instanceof HttpError && error.code === 'room_full') {
+          send('full', { message: error.message });
+          socket.close(4009, 'cannot join');
+        } else if (error instanceof HttpError && error.code === 'call_ended') {
+          // It ended while the join waited: the same frame and close as for a call that ends with people in it.
+          send('ended', {});
+          socket.close(1000, 'call ended');
+        } else {
+          request.log.error({ err: error }, 'joining the call failed');
+          socket.close(1011, 'cannot join');
+        }
         return null;
       });
 

@@ -288,17 +288,19 @@ export class CallsService {
     byUser.set(claims.userId, connection);
     if (previous) previous.close();
 
+    // A participant is recorded only in a call still running: it may have ended while this join waited (the media
+    // engine loads on first use), its room closed before this participant was in it, so nobody would close this one.
     const [call] = await this.db.query<CallRow & { ended: boolean }>(
       `WITH joined AS (
-         INSERT INTO call_participants (call_id, user_id) VALUES ($1, $2)
+         INSERT INTO call_participants (call_id, user_id)
+         SELECT $1, $2 WHERE EXISTS (SELECT 1 FROM calls WHERE id = $1 AND ended_at IS NULL)
          ON CONFLICT (call_id, user_id) DO UPDATE SET left_at = NULL RETURNING call_id)
        SELECT ${CALL_COLUMNS}, ended_at IS NOT NULL AS ended FROM calls WHERE id = $1`,
       [claims.callId, claims.userId],
     );
-    // The call ended while this join waited (the media engine loads on first use): its room was closed before this
-    // participant was in it, so nobody would close this one.
     if (call?.ended) {
       if (byUser.get(claims.userId) === connection) byUser.delete(claims.userId);
+      if (byUser.size === 0) this.connections.delete(claims.callId);
       member.leave();
       throw notFound('This call has ended', 'call_ended');
     }
