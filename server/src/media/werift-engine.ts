@@ -1,4 +1,4 @@
-import { MediaStreamTrack, RTCPeerConnection, useAbsSendTime, useSdesMid, type RTCRtpTransceiver } from 'werift';
+import { MediaStreamTrack, RTCPeerConnection, useAbsSendTime, useOPUS, usePCMU, useSdesMid, useVP8, type RTCRtpTransceiver, type RtpPacket } from 'werift';
 import { keepEarlyDtlsPackets } from './early-dtls.js';
 import { RoomFullError, type MediaEngine, type RoomMember, type SignalSink } from './engine.js';
 
@@ -15,6 +15,7 @@ export interface WeriftEngineOptions {
 }
 
 type Kind = 'audio' | 'video';
+const KINDS: readonly Kind[] = ['audio', 'video'];
 
 interface Subscription {
   track: MediaStreamTrack;
@@ -24,6 +25,12 @@ interface Subscription {
 
 /** Past the 300 ms within which a browser ignores a repeated key frame request. */
 const KEY_FRAME_RETRY_MS = 400;
+/** A browser ignores a key frame request that comes within this long of the one before. */
+const KEY_FRAME_THROTTLE_MS = 300;
+/** How long a new connection may take to come up before the periodic key frames stop waiting for it. */
+const SET_UP_GRACE_MS = 10_000;
+/** The video send rate a browser starts at (kbit/s). */
+const VIDEO_START_KBPS = 1500;
 
 /** One participant: a peer connection with the server that publishes their media and carries everyone else's. */
 class Participant implements RoomMember {
@@ -31,7 +38,15 @@ class Participant implements RoomMember {
   readonly streamId: string;
   readonly published = new Map<Kind, MediaStreamTrack>();
   readonly subscriptions = new Map<string, Subscription>();
+  /**
+   * Who forwards this participant's microphone and camera. A subscriber takes both at once — one renegotiation, not
+   * one per track as each is announced.
+   */
+  private readonly forwards: Record<Kind, Set<(rtp: RtpPacket) => void>> = { audio: new Set(), video: new Set() };
   private requestVideoKeyFrame: (() => void) | null = null;
+  private lastKeyFrameRequest = 0;
+  private deferredKeyFrame: ReturnType<typeof setTimeout> | null = null;
+  private readonly joinedAt = Date.now();
   private negotiating = false;
   private negotiateAgain = false;
   /** Subscriptions made before the participant's last answer are only fed once it is applied. */
@@ -54,6 +69,10 @@ class Participant implements RoomMember {
       bundlePolicy: 'max-bundle',
       ...(options.portRange ? { icePortRange: options.portRange } : {}),
       headerExtensions: { video: [useSdesMid(), useAbsSendTime()], audio: [useSdesMid()] },
+      // Chrome reads its starting send rate from the offer's fmtp; at its default (300 kbit/s) its encoder drops
+      // the first frames of a 720p camera and starts over smaller, 100–180 ms after DTLS is up (the call set-up
+      // bench); started higher, the first frame leaves 35–100 ms after. Its bandwidth estimate takes over from there.
+      codecs: { audio: [useOPUS(), usePCMU()], video: [useVP8({ parameters: `x-google-start-bitrate=${VIDEO_START_KBPS}` })] },
     });
     this.pc.onIceCandidate.subscribe((candidate) => {
       if (!candidate || this.left) return;
@@ -74,20 +93,48 @@ class Participant implements RoomMember {
       }, KEY_FRAME_RETRY_MS).unref();
     });
     // The first two m-lines receive this participant's own microphone and camera.
-    for (const kind of ['audio', 'video'] as const) {
+    for (const kind of KINDS) {
       const transceiver = this.pc.addTransceiver(kind, { direction: 'recvonly' });
+      let received: { unSubscribe: () => void } | null = null;
       transceiver.onTrack.subscribe((track) => {
+        received?.unSubscribe();
+        received = track.onReceiveRtp.subscribe((rtp) => {
+          for (const forward of this.forwards[kind]) forward(rtp);
+        });
         this.published.set(kind, track);
         const ssrc = track.ssrc;
         if (kind === 'video' && ssrc !== undefined) this.requestVideoKeyFrame = () => void transceiver.receiver.sendRtcpPLI(ssrc).catch(() => undefined);
         this.room.published(this);
       });
     }
+    skipServerReflexiveQuery(this.pc);
   }
 
-  /** Asks this participant's browser for a key frame of their video. */
+  /**
+   * Asks this participant's browser for a key frame of their video. A request within the browser's throttle of the
+   * last one would be ignored — and a subscriber that just came up would then wait for the retry — so it is sent
+   * once the throttle is over instead (one at a time).
+   */
   keyFrame(): void {
-    this.requestVideoKeyFrame?.();
+    // Before its DTLS is up a request cannot reach the browser (and its first frame is a key frame anyway).
+    if (!this.requestVideoKeyFrame || this.left || this.pc.connectionState !== 'connected') return;
+    const wait = this.lastKeyFrameRequest + KEY_FRAME_THROTTLE_MS + 10 - Date.now();
+    if (wait <= 0) {
+      this.lastKeyFrameRequest = Date.now();
+      this.requestVideoKeyFrame();
+    } else if (!this.deferredKeyFrame) {
+      this.deferredKeyFrame = setTimeout(() => {
+        this.deferredKeyFrame = null;
+        this.keyFrame();
+      }, wait);
+      this.deferredKeyFrame.unref();
+    }
+  }
+
+  /** Still connecting for the first time (within a grace period: a browser that never answers holds nothing up). */
+  get settingUp(): boolean {
+    const state = this.pc.connectionState;
+    return (state === 'new' || state === 'connecting') && Date.now() - this.joinedAt < SET_UP_GRACE_MS;
   }
 
   /**
@@ -96,17 +143,18 @@ class Participant implements RoomMember {
    */
   subscribe(publisher: Participant, { negotiate = true } = {}): void {
     let added = false;
-    for (const [kind, source] of publisher.published) {
+    for (const kind of KINDS) {
       const key = `${publisher.userId}:${kind}`;
       if (this.subscriptions.has(key)) continue;
       const track = new MediaStreamTrack({ kind });
       const transceiver = this.pc.addTransceiver(track, { direction: 'sendonly' });
       // Both tracks of a publisher arrive in one stream named after them, so the browser can tell who is who.
       transceiver.sender.streamId = publisher.streamId;
-      const subscription = source.onReceiveRtp.subscribe((rtp) => {
+      const forward = (rtp: RtpPacket): void => {
         if (this.answered) track.writeRtp(rtp);
-      });
-      this.subscriptions.set(key, { track, transceiver, stop: () => subscription.unSubscribe() });
+      };
+      publisher.forwards[kind].add(forward);
+      this.subscriptions.set(key, { track, transceiver, stop: () => publisher.forwards[kind].delete(forward) });
       added = true;
     }
     if (added && negotiate) void this.negotiate();
@@ -174,11 +222,24 @@ class Participant implements RoomMember {
   leave(): void {
     if (this.left) return;
     this.left = true;
+    if (this.deferredKeyFrame) clearTimeout(this.deferredKeyFrame);
     for (const subscription of this.subscriptions.values()) subscription.stop();
     this.subscriptions.clear();
     void closePeer(this.pc);
     this.room.left(this);
   }
+}
+
+/**
+ * werift asks a STUN server for a server-reflexive candidate on every connection — stun.l.google.com when none is
+ * configured, with no switch to turn it off — and sends the offer only when that query ends: a round trip to
+ * Google before every join, and 5 s where a firewall drops it. The SFU needs no such candidate (it offers its own
+ * addresses and MEDIA_HOST_ADDRESSES), so the query is skipped. werift reads the address when gathering starts, in
+ * setLocalDescription; its transport exists once the first transceiver is added (werift is pinned: a test fails
+ * if this stops holding).
+ */
+function skipServerReflexiveQuery(pc: RTCPeerConnection): void {
+  for (const transport of pc.iceTransports) (transport.connection as { stunServer?: unknown }).stunServer = undefined;
 }
 
 /**
@@ -202,14 +263,14 @@ class Room {
 
   add(member: Participant): void {
     this.members.set(member.userId, member);
-    // One offer with everyone already publishing: an offer per subscription made the first one outstanding, so a
-    // second followed at once after the answer, while ICE and DTLS were starting (the call set-up bench saw the
-    // joiner's ICE take 200 ms instead of 15 when it did).
-    for (const other of this.members.values()) if (other !== member) member.subscribe(other, { negotiate: false });
+    // One offer to the joiner with everyone publishing: an offer per subscription made the first one outstanding,
+    // so a second followed at once after the answer, while ICE and DTLS were starting (the call set-up bench saw
+    // the joiner's ICE take 200 ms instead of 15 when it did).
+    for (const other of this.members.values()) if (other !== member && other.published.size > 0) member.subscribe(other, { negotiate: false });
     void member.negotiate();
   }
 
-  /** A participant's media arrived: everyone else starts receiving it. */
+  /** A participant's answer announced their media: everyone else starts receiving it. */
   published(publisher: Participant): void {
     for (const other of this.members.values()) if (other !== publisher) other.subscribe(publisher);
   }
@@ -243,7 +304,12 @@ export class WeriftEngine implements MediaEngine {
 
   constructor(private readonly options: WeriftEngineOptions) {
     this.keyFrames = setInterval(() => {
-      for (const room of this.rooms.values()) for (const member of room.members.values()) member.keyFrame();
+      for (const room of this.rooms.values()) {
+        // Someone connecting asks for key frames once they are up; a periodic request just before would make the
+        // browsers ignore theirs (the bench saw that cost 400 ms).
+        if ([...room.members.values()].some((member) => member.settingUp)) continue;
+        for (const member of room.members.values()) member.keyFrame();
+      }
     }, options.keyFrameIntervalMs ?? 2000);
     this.keyFrames.unref();
   }

@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import dns from 'node:dns';
+import { afterEach, describe, it } from 'node:test';
+import { MediaStreamTrack, RTCPeerConnection } from 'werift';
+import { closePeer, WeriftEngine } from '../src/media/werift-engine.js';
+import type { RoomMember } from '../src/media/engine.js';
+import { waitFor } from './helpers/client.js';
+
+/** The engine's participant, as far as these tests reach into it. */
+type Participant = RoomMember & { keyFrame(): void; pc: RTCPeerConnection };
+
+/**
+ * A browser in a room, without the meeting socket: a werift peer connection that answers the SFU's offers in order,
+ * publishes a microphone and a camera on the first two m-lines. The key frame requests (PLI) the SFU sends it are
+ * noted where the SFU sends them.
+ */
+class Peer {
+  readonly pc = new RTCPeerConnection({ iceAdditionalHostAddresses: ['127.0.0.1'], iceUseIpv6: false, bundlePolicy: 'max-bundle' });
+  readonly offers: number[] = [];
+  readonly keyFrameRequests: number[] = [];
+  member!: Participant;
+  private chain: Promise<unknown> = Promise.resolve();
+  private published = false;
+
+  static async join(engine: WeriftEngine, roomId: string, userId: number, { answer = true } = {}): Promise<Peer> {
+    const peer = new Peer();
+    const early: Array<[string, unknown]> = [];
+    const deliver = (event: string, data: unknown) => {
+      if (!answer) return;
+      peer.chain = peer.chain.then(() => peer.handle(event, data));
+    };
+    // What the SFU sends while `join` is still under way waits until the peer knows its member.
+    const member = (await engine.join(roomId, userId, (event, data) => (peer.member ? deliver(event, data) : early.push([event, data])))) as Participant;
+    peer.member = member;
+    const receiver = member.pc.getTransceivers()[1]!.receiver;
+    const sendPli = receiver.sendRtcpPLI.bind(receiver);
+    receiver.sendRtcpPLI = (ssrc: number) => {
+      peer.keyFrameRequests.push(Date.now());
+      return sendPli(ssrc);
+    };
+    peer.pc.onIceCandidate.subscribe((candidate) => {
+      if (candidate) void member.handle('candidate', candidate.toJSON());
+    });
+    for (const [event, data] of early) deliver(event, data);
+    return peer;
+  }
+
+  private async handle(event: string, data: unknown): Promise<void> {
+    if (event === 'offer') {
+      this.offers.push(Date.now());
+      await this.pc.setRemoteDescription(data as never);
+      if (!this.published) {
+        const [audio, video] = this.pc.getTransceivers();
+        for (const [transceiver, kind] of [[audio!, 'audio'], [video!, 'video']] as const) {
+          transceiver.setDirection('sendonly');
+          await transceiver.sender.replaceTrack(new MediaStreamTrack({ kind }));
+        }
+        this.published = true;
+      }
+      await this.pc.setLocalDescription(await this.pc.createAnswer());
+      await this.member.handle('answer', this.pc.localDescription);
+    } else if (event === 'candidate') {
+      await this.pc.addIceCandidate(data as never);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.member.leave();
+    await closePeer(this.pc);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the in-process SFU (werift)', () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('offers at once, without asking a STUN server first (a firewall that drops the query cost 5 s a join)', async () => {
+    const lookup = dns.promises.lookup;
+    let lookups = 0;
+    // A resolver that never answers: werift waited for its STUN query before sending the offer.
+    dns.promises.lookup = (() => {
+      lookups += 1;
+      return new Promise(() => undefined);
+    }) as typeof dns.promises.lookup;
+    cleanups.push(() => void (dns.promises.lookup = lookup));
+    const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'] });
+    cleanups.push(() => engine.close());
+    const offers: unknown[] = [];
+    await engine.join('room-stun', 1, (event, data) => void (event === 'offer' && offers.push(data)));
+    await waitFor(() => offers.length === 1, 'the offer', 3000);
+    assert.equal(lookups, 0, 'no STUN server was looked up');
+  });
+
+  it('the one already in the room gets one offer when the joiner answers with both tracks, not one per track', async () => {
+    const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'], keyFrameIntervalMs: 60_000 });
+    cleanups.push(() => engine.close());
+    const anna = await Peer.join(engine, 'room-offers', 1);
+    cleanups.push(() => anna.close());
+    await waitFor(() => anna.pc.connectionState === 'connected', 'Anna connected');
+    const boris = await Peer.join(engine, 'room-offers', 2);
+    cleanups.push(() => boris.close());
+    await waitFor(() => boris.pc.connectionState === 'connected', 'Boris connected');
+    await waitFor(() => anna.pc.getTransceivers().length === 4, "Anna receiving Boris's two tracks");
+    await sleep(300); // a second offer would follow the first answer at once
+    assert.equal(anna.offers.length, 2, 'her own offer, then one for both of Boris’s tracks');
+  });
+
+  it('a key frame request within the browser’s 300 ms throttle is sent when the throttle is over, once', async () => {
+    const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'], keyFrameIntervalMs: 60_000 });
+    cleanups.push(() => engine.close());
+    const anna = await Peer.join(engine, 'room-throttle', 1);
+    cleanups.push(() => anna.close());
+    await waitFor(() => anna.pc.connectionState === 'connected' && anna.member.pc.connectionState === 'connected', 'Anna connected');
+    const before = anna.keyFrameRequests.length;
+    anna.member.keyFrame();
+    anna.member.keyFrame();
+    anna.member.keyFrame();
+    await waitFor(() => anna.keyFrameRequests.length === before + 2, 'the request and the one held back', 3000);
+    const [first, second] = anna.keyFrameRequests.slice(before);
+    assert.ok(second! - first! >= 290, `held back past the throttle (${second! - first!} ms)`);
+    await sleep(500);
+    assert.equal(anna.keyFrameRequests.length, before + 2, 'the requests within the throttle were sent once, together');
+  });
+
+  it('the periodic key frames wait while someone in the room is still connecting', async () => {
+    const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'], keyFrameIntervalMs: 100 });
+    cleanups.push(() => engine.close());
+    const anna = await Peer.join(engine, 'room-periodic', 1);
+    cleanups.push(() => anna.close());
+    await waitFor(() => anna.pc.connectionState === 'connected' && anna.keyFrameRequests.length > 1, 'periodic key frame requests');
+    // Boris joins and never answers: he is connecting for as long as the test looks.
+    const boris = await Peer.join(engine, 'room-periodic', 2, { answer: false });
+    await sleep(50);
+    const during = anna.keyFrameRequests.length;
+    await sleep(800);
+    assert.equal(anna.keyFrameRequests.length, during, 'none while Boris connects');
+    await boris.close();
+    await waitFor(() => anna.keyFrameRequests.length > during, 'periodic requests again once he has gone', 3000);
+  });
+});
