@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import dgram from 'node:dgram';
 import dns from 'node:dns';
 import { afterEach, describe, it } from 'node:test';
 import { MediaStreamTrack, RTCPeerConnection } from 'werift';
@@ -22,7 +23,10 @@ class Peer {
   private chain: Promise<unknown> = Promise.resolve();
   private published = false;
 
-  static async join(engine: WeriftEngine, roomId: string, userId: number, { answer = true } = {}): Promise<Peer> {
+  /** The peer's own candidates, when it holds them back (as a browser busy loading a page sends them late). */
+  readonly heldCandidates: unknown[] = [];
+
+  static async join(engine: WeriftEngine, roomId: string, userId: number, { answer = true, holdCandidates = false } = {}): Promise<Peer> {
     const peer = new Peer();
     const early: Array<[string, unknown]> = [];
     const deliver = (event: string, data: unknown) => {
@@ -32,6 +36,7 @@ class Peer {
     // What the SFU sends while `join` is still under way waits until the peer knows its member.
     const member = (await engine.join(roomId, userId, (event, data) => (peer.member ? deliver(event, data) : early.push([event, data])))) as Participant;
     peer.member = member;
+    peer.holding = holdCandidates;
     const receiver = member.pc.getTransceivers()[1]!.receiver;
     const sendPli = receiver.sendRtcpPLI.bind(receiver);
     receiver.sendRtcpPLI = (ssrc: number) => {
@@ -39,11 +44,15 @@ class Peer {
       return sendPli(ssrc);
     };
     peer.pc.onIceCandidate.subscribe((candidate) => {
-      if (candidate) void member.handle('candidate', candidate.toJSON());
+      if (!candidate) return;
+      if (holdCandidates) peer.heldCandidates.push(candidate.toJSON());
+      else void member.handle('candidate', candidate.toJSON());
     });
     for (const [event, data] of early) deliver(event, data);
     return peer;
   }
+
+  private holding = false;
 
   private async handle(event: string, data: unknown): Promise<void> {
     if (event === 'offer') {
@@ -58,7 +67,10 @@ class Peer {
         this.published = true;
       }
       await this.pc.setLocalDescription(await this.pc.createAnswer());
-      await this.member.handle('answer', this.pc.localDescription);
+      const answer = this.pc.localDescription!;
+      // werift puts its candidates in the answer; a browser trickles them after it.
+      const sdp = this.holding ? answer.sdp.replace(/a=(candidate:.*|end-of-candidates)\r\n/g, '') : answer.sdp;
+      await this.member.handle('answer', { type: answer.type, sdp });
     } else if (event === 'candidate') {
       await this.pc.addIceCandidate(data as never);
     }
@@ -93,6 +105,32 @@ describe('the in-process SFU (werift)', () => {
     await engine.join('room-stun', 1, (event, data) => void (event === 'offer' && offers.push(data)));
     await waitFor(() => offers.length === 1, 'the offer', 3000);
     assert.equal(lookups, 0, 'no STUN server was looked up');
+  });
+
+  it('a candidate that comes after ICE nominated a pair is not checked: werift checked each, 20 ms apart, before it called ICE up', async () => {
+    const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'], keyFrameIntervalMs: 60_000 });
+    cleanups.push(() => engine.close());
+    // Where the late candidate points: a check would arrive here.
+    const late = dgram.createSocket('udp4');
+    const checks: Buffer[] = [];
+    late.on('message', (message) => checks.push(message));
+    await new Promise<void>((resolve) => late.bind(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => late.close(() => resolve())));
+    // Anna's candidates come late, as a browser's often do: the SFU nominates a pair from her checks first.
+    const anna = await Peer.join(engine, 'room-late', 1, { holdCandidates: true });
+    cleanups.push(() => anna.close());
+    const connection = anna.member.pc.iceTransports[0]!.connection as unknown as { nominated?: unknown };
+    const deadline = Date.now() + 30_000;
+    while (connection.nominated === undefined) {
+      if (Date.now() > deadline) throw new Error('timed out waiting for a nominated pair');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const { port } = late.address();
+    const trickled = [...anna.heldCandidates, { candidate: `candidate:9 1 udp 2122194687 127.0.0.1 ${port} typ host generation 0`, sdpMid: '0', sdpMLineIndex: 0 }];
+    await Promise.all(trickled.map((candidate) => anna.member.handle('candidate', candidate)));
+    await waitFor(() => anna.member.pc.connectionState === 'connected', 'the connection up');
+    await sleep(300);
+    assert.equal(checks.length, 0, 'no check was sent to the late candidate');
   });
 
   it('the one already in the room gets one offer when the joiner answers with both tracks, not one per track', async () => {

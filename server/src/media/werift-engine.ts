@@ -215,6 +215,10 @@ class Participant implements RoomMember {
         await this.negotiate();
       }
     } else if (event === 'candidate') {
+      // A candidate that comes after a pair was nominated can no longer matter, but werift would check it (one every
+      // 20 ms) before it calls ICE connected and starts DTLS: the browser's own candidates, trickled after its
+      // answer, often come after the first check nominated a pair (the call set-up bench: 100 ms).
+      if (iceNominated(this.pc)) return;
       await this.pc.addIceCandidate(data as never).catch(() => undefined);
     }
   }
@@ -240,6 +244,11 @@ class Participant implements RoomMember {
  */
 function skipServerReflexiveQuery(pc: RTCPeerConnection): void {
   for (const transport of pc.iceTransports) (transport.connection as { stunServer?: unknown }).stunServer = undefined;
+}
+
+/** Whether ICE has nominated a pair (werift's connection keeps it until an ICE restart, which the SFU never does). */
+function iceNominated(pc: RTCPeerConnection): boolean {
+  return pc.iceTransports.some((transport) => (transport.connection as { nominated?: unknown }).nominated !== undefined);
 }
 
 /**
