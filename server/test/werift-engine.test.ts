@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import dgram from 'node:dgram';
 import dns from 'node:dns';
 import { afterEach, describe, it } from 'node:test';
-import { MediaStreamTrack, RTCPeerConnection } from 'werift';
-import { closePeer, WeriftEngine } from '../src/media/werift-engine.js';
+import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift';
+import { closePeer, skipServerReflexiveQuery, WeriftEngine } from '../src/media/werift-engine.js';
 import type { RoomMember } from '../src/media/engine.js';
-import { waitFor } from './helpers/client.js';
+import { WAIT_MS, waitFor } from './helpers/client.js';
 
 /** The engine's participant, as far as these tests reach into it. */
 type Participant = RoomMember & { keyFrame(): void; pc: RTCPeerConnection };
@@ -19,6 +19,11 @@ class Peer {
   readonly pc = new RTCPeerConnection({ iceAdditionalHostAddresses: ['127.0.0.1'], iceUseIpv6: false, bundlePolicy: 'max-bundle' });
   readonly offers: number[] = [];
   readonly keyFrameRequests: number[] = [];
+  readonly microphone = new MediaStreamTrack({ kind: 'audio' });
+  /** While set, the SFU's offers wait unanswered (`releaseOffers`), as with a browser that is slow to answer. */
+  holdOffers = false;
+  private readonly heldOffers: unknown[] = [];
+  private sending: ReturnType<typeof setInterval> | undefined;
   member!: Participant;
   private chain: Promise<unknown> = Promise.resolve();
   private published = false;
@@ -31,7 +36,8 @@ class Peer {
     const early: Array<[string, unknown]> = [];
     const deliver = (event: string, data: unknown) => {
       if (!answer) return;
-      peer.chain = peer.chain.then(() => peer.handle(event, data));
+      if (event === 'offer' && peer.holdOffers) peer.heldOffers.push(data);
+      else peer.chain = peer.chain.then(() => peer.handle(event, data));
     };
     // What the SFU sends while `join` is still under way waits until the peer knows its member.
     const member = (await engine.join(roomId, userId, (event, data) => (peer.member ? deliver(event, data) : early.push([event, data])))) as Participant;
@@ -54,15 +60,30 @@ class Peer {
 
   private holding = false;
 
+  releaseOffers(): void {
+    this.holdOffers = false;
+    for (const offer of this.heldOffers.splice(0)) this.chain = this.chain.then(() => this.handle('offer', offer));
+  }
+
+  /** Sends 20 ms audio packets on the microphone (their content does not matter to an SFU). */
+  startSending(): void {
+    let sequenceNumber = 1;
+    this.sending = setInterval(() => {
+      const header = new RtpHeader({ payloadType: 96, sequenceNumber: sequenceNumber++ & 0xffff, timestamp: (sequenceNumber * 960) >>> 0, ssrc: 0x1234, marker: false });
+      this.microphone.writeRtp(new RtpPacket(header, Buffer.from([0xf8, 0xff, 0xfe])));
+    }, 20);
+  }
+
   private async handle(event: string, data: unknown): Promise<void> {
     if (event === 'offer') {
       this.offers.push(Date.now());
       await this.pc.setRemoteDescription(data as never);
+      skipServerReflexiveQuery(this.pc); // this side of the test needs no STUN server either
       if (!this.published) {
         const [audio, video] = this.pc.getTransceivers();
-        for (const [transceiver, kind] of [[audio!, 'audio'], [video!, 'video']] as const) {
+        for (const [transceiver, track] of [[audio!, this.microphone], [video!, new MediaStreamTrack({ kind: 'video' })]] as const) {
           transceiver.setDirection('sendonly');
-          await transceiver.sender.replaceTrack(new MediaStreamTrack({ kind }));
+          await transceiver.sender.replaceTrack(track);
         }
         this.published = true;
       }
@@ -77,6 +98,7 @@ class Peer {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.sending);
     this.member.leave();
     await closePeer(this.pc);
   }
@@ -101,10 +123,12 @@ describe('the in-process SFU (werift)', () => {
     cleanups.push(() => void (dns.promises.lookup = lookup));
     const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'] });
     cleanups.push(() => engine.close());
-    const offers: unknown[] = [];
-    await engine.join('room-stun', 1, (event, data) => void (event === 'offer' && offers.push(data)));
-    await waitFor(() => offers.length === 1, 'the offer', 3000);
+    const offers: Array<{ sdp: string }> = [];
+    await engine.join('room-stun', 1, (event, data) => void (event === 'offer' && offers.push(data as { sdp: string })));
+    await waitFor(() => offers.length === 1, 'the offer');
     assert.equal(lookups, 0, 'no STUN server was looked up');
+    // Chrome starts its camera at this rate (docs/calls.md, Key frames).
+    assert.match(offers[0]!.sdp, /a=fmtp:\d+ x-google-start-bitrate=1500/);
   });
 
   it('a candidate that comes after ICE nominated a pair is not checked: werift checked each, 20 ms apart, before it called ICE up', async () => {
@@ -120,7 +144,7 @@ describe('the in-process SFU (werift)', () => {
     const anna = await Peer.join(engine, 'room-late', 1, { holdCandidates: true });
     cleanups.push(() => anna.close());
     const connection = anna.member.pc.iceTransports[0]!.connection as unknown as { nominated?: unknown };
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + WAIT_MS;
     while (connection.nominated === undefined) {
       if (Date.now() > deadline) throw new Error('timed out waiting for a nominated pair');
       await new Promise((resolve) => setImmediate(resolve));
@@ -131,6 +155,49 @@ describe('the in-process SFU (werift)', () => {
     await waitFor(() => anna.member.pc.connectionState === 'connected', 'the connection up');
     await sleep(300);
     assert.equal(checks.length, 0, 'no check was sent to the late candidate');
+  });
+
+  it('someone alone in a room who joins again (another tab, a reconnect) keeps the room: the next to join meets them', async () => {
+    const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'], keyFrameIntervalMs: 60_000 });
+    cleanups.push(() => engine.close());
+    const first = await Peer.join(engine, 'room-rejoin', 1);
+    cleanups.push(() => first.close());
+    const again = await Peer.join(engine, 'room-rejoin', 1);
+    cleanups.push(() => again.close());
+    const boris = await Peer.join(engine, 'room-rejoin', 2);
+    cleanups.push(() => boris.close());
+    assert.deepEqual([...engine.participants('room-rejoin').keys()].sort(), [1, 2]);
+    await again.close();
+    assert.deepEqual([...engine.participants('room-rejoin').keys()], [2], 'the room stays with Boris in it');
+  });
+
+  it('a new subscription is fed only once the answer to the offer that carried it is applied', async () => {
+    const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'], keyFrameIntervalMs: 60_000 });
+    cleanups.push(() => engine.close());
+    const anna = await Peer.join(engine, 'room-fed', 1);
+    cleanups.push(() => anna.close());
+    await waitFor(() => anna.member.pc.connectionState === 'connected', 'Anna connected');
+    anna.holdOffers = true;
+    const boris = await Peer.join(engine, 'room-fed', 2);
+    cleanups.push(() => boris.close());
+    await waitFor(() => boris.member.pc.connectionState === 'connected', 'Boris connected');
+    // His answer announced his tracks: Anna is subscribed, and her answer to the offer that says so is held back.
+    const subscriptions = (anna.member as unknown as { subscriptions: Map<string, { track: MediaStreamTrack }> }).subscriptions;
+    await waitFor(() => subscriptions.has('2:audio'), "Anna's subscription to Boris");
+    const track = subscriptions.get('2:audio')!.track;
+    let written = 0;
+    const write = track.writeRtp.bind(track);
+    track.writeRtp = (rtp) => {
+      written += 1;
+      return write(rtp);
+    };
+    let received = 0;
+    boris.member.pc.getTransceivers()[0]!.receiver.track.onReceiveRtp.subscribe(() => void (received += 1));
+    boris.startSending();
+    await waitFor(() => received >= 10, "the SFU receiving Boris's microphone");
+    assert.equal(written, 0, 'nothing forwarded before her answer');
+    anna.releaseOffers();
+    await waitFor(() => written > 0, "Boris's packets forwarded once her answer is applied");
   });
 
   it('the one already in the room gets one offer when the joiner answers with both tracks, not one per track', async () => {
@@ -157,7 +224,7 @@ describe('the in-process SFU (werift)', () => {
     anna.member.keyFrame();
     anna.member.keyFrame();
     anna.member.keyFrame();
-    await waitFor(() => anna.keyFrameRequests.length === before + 2, 'the request and the one held back', 3000);
+    await waitFor(() => anna.keyFrameRequests.length === before + 2, 'the request and the one held back');
     const [first, second] = anna.keyFrameRequests.slice(before);
     assert.ok(second! - first! >= 290, `held back past the throttle (${second! - first!} ms)`);
     await sleep(500);
@@ -177,6 +244,6 @@ describe('the in-process SFU (werift)', () => {
     await sleep(800);
     assert.equal(anna.keyFrameRequests.length, during, 'none while Boris connects');
     await boris.close();
-    await waitFor(() => anna.keyFrameRequests.length > during, 'periodic requests again once he has gone', 3000);
+    await waitFor(() => anna.keyFrameRequests.length > during, 'periodic requests again once he has gone');
   });
 });

@@ -20,16 +20,24 @@ const KINDS: readonly Kind[] = ['audio', 'video'];
 interface Subscription {
   track: MediaStreamTrack;
   transceiver: RTCRtpTransceiver;
+  /** In an offer sent to the subscriber; fed once the answer to it is applied. */
+  offered: boolean;
+  fed: boolean;
   stop: () => void;
 }
 
 /** Past the 300 ms within which a browser ignores a repeated key frame request. */
 const KEY_FRAME_RETRY_MS = 400;
-/** A browser ignores a key frame request that comes within this long of the one before. */
+/** A browser ignores a key frame request that comes within this long of the one before (measured on arrival). */
 const KEY_FRAME_THROTTLE_MS = 300;
-/** How long a new connection may take to come up before the periodic key frames stop waiting for it. */
-const SET_UP_GRACE_MS = 10_000;
-/** The video send rate a browser starts at (kbit/s). */
+/** Added to the throttle for the request's way to the browser. */
+const KEY_FRAME_THROTTLE_MARGIN_MS = 50;
+/**
+ * How long a new connection may take to come up before the periodic key frames stop waiting for it: call set-up
+ * takes about half a second; a connection that takes longer must not hold a room's pictures back for long.
+ */
+const SET_UP_GRACE_MS = 3_000;
+/** The video send rate a browser starts at (kbit/s); measured on loopback, see docs/calls.md. */
 const VIDEO_START_KBPS = 1500;
 
 /** One participant: a peer connection with the server that publishes their media and carries everyone else's. */
@@ -44,13 +52,12 @@ class Participant implements RoomMember {
    */
   private readonly forwards: Record<Kind, Set<(rtp: RtpPacket) => void>> = { audio: new Set(), video: new Set() };
   private requestVideoKeyFrame: (() => void) | null = null;
-  private lastKeyFrameRequest = 0;
+  /** When the last key frame request went to this participant (performance.now()), or -Infinity. */
+  private lastKeyFrameRequest = Number.NEGATIVE_INFINITY;
   private deferredKeyFrame: ReturnType<typeof setTimeout> | null = null;
-  private readonly joinedAt = Date.now();
+  private readonly joinedAt = performance.now();
   private negotiating = false;
   private negotiateAgain = false;
-  /** Subscriptions made before the participant's last answer are only fed once it is applied. */
-  private answered = false;
   private left = false;
   /** Candidates gathered before the first offer went out; null once it has. */
   private pendingCandidates: unknown[] | null = [];
@@ -113,16 +120,21 @@ class Participant implements RoomMember {
   /**
    * Asks this participant's browser for a key frame of their video. A request within the browser's throttle of the
    * last one would be ignored — and a subscriber that just came up would then wait for the retry — so it is sent
-   * once the throttle is over instead (one at a time).
+   * once the throttle is over instead (one at a time). A periodic request (`periodic`) is dropped instead: one has
+   * just gone out, and held over it could land just before someone's DTLS is up, which the periodic requests
+   * avoid (WeriftEngine).
    */
-  keyFrame(): void {
+  keyFrame({ periodic = false } = {}): void {
     // Before its DTLS is up a request cannot reach the browser (and its first frame is a key frame anyway).
     if (!this.requestVideoKeyFrame || this.left || this.pc.connectionState !== 'connected') return;
-    const wait = this.lastKeyFrameRequest + KEY_FRAME_THROTTLE_MS + 10 - Date.now();
+    const wait = Math.min(
+      this.lastKeyFrameRequest + KEY_FRAME_THROTTLE_MS + KEY_FRAME_THROTTLE_MARGIN_MS - performance.now(),
+      KEY_FRAME_THROTTLE_MS + KEY_FRAME_THROTTLE_MARGIN_MS,
+    );
     if (wait <= 0) {
-      this.lastKeyFrameRequest = Date.now();
+      this.lastKeyFrameRequest = performance.now();
       this.requestVideoKeyFrame();
-    } else if (!this.deferredKeyFrame) {
+    } else if (!periodic && !this.deferredKeyFrame) {
       this.deferredKeyFrame = setTimeout(() => {
         this.deferredKeyFrame = null;
         this.keyFrame();
@@ -134,7 +146,7 @@ class Participant implements RoomMember {
   /** Still connecting for the first time (within a grace period: a browser that never answers holds nothing up). */
   get settingUp(): boolean {
     const state = this.pc.connectionState;
-    return (state === 'new' || state === 'connecting') && Date.now() - this.joinedAt < SET_UP_GRACE_MS;
+    return (state === 'new' || state === 'connecting') && performance.now() - this.joinedAt < SET_UP_GRACE_MS;
   }
 
   /**
@@ -150,11 +162,13 @@ class Participant implements RoomMember {
       const transceiver = this.pc.addTransceiver(track, { direction: 'sendonly' });
       // Both tracks of a publisher arrive in one stream named after them, so the browser can tell who is who.
       transceiver.sender.streamId = publisher.streamId;
+      const subscription: Subscription = { track, transceiver, offered: false, fed: false, stop: () => publisher.forwards[kind].delete(forward) };
+      // Packets of an m-line the browser has not applied yet sometimes left it with no media at all.
       const forward = (rtp: RtpPacket): void => {
-        if (this.answered) track.writeRtp(rtp);
+        if (subscription.fed) track.writeRtp(rtp);
       };
       publisher.forwards[kind].add(forward);
-      this.subscriptions.set(key, { track, transceiver, stop: () => publisher.forwards[kind].delete(forward) });
+      this.subscriptions.set(key, subscription);
       added = true;
     }
     if (added && negotiate) void this.negotiate();
@@ -186,8 +200,11 @@ class Participant implements RoomMember {
     }
     this.negotiating = true;
     try {
+      skipServerReflexiveQuery(this.pc); // for a transport werift made since (it reads the address as gathering starts)
+      const inThisOffer = [...this.subscriptions.values()];
       await this.pc.setLocalDescription(await this.pc.createOffer());
       if (this.left) return;
+      for (const subscription of inThisOffer) subscription.offered = true;
       // The first offer creates the DTLS transport: from now on, an early handshake packet is kept for it.
       keepEarlyDtlsPackets(this.pc);
       this.send('offer', this.pc.localDescription);
@@ -206,7 +223,7 @@ class Participant implements RoomMember {
     if (event === 'answer') {
       await this.pc.setRemoteDescription(data as never);
       this.negotiating = false;
-      this.answered = true;
+      for (const subscription of this.subscriptions.values()) if (subscription.offered) subscription.fed = true;
       // Lesson from the probe: feed new subscribers, and ask for key frames, only once their answer is applied —
       // and, on a first connection, once DTLS is up (above).
       if (this.pc.connectionState === 'connected') this.room.requestKeyFrames(this);
@@ -242,7 +259,7 @@ class Participant implements RoomMember {
  * setLocalDescription; its transport exists once the first transceiver is added (werift is pinned: a test fails
  * if this stops holding).
  */
-function skipServerReflexiveQuery(pc: RTCPeerConnection): void {
+export function skipServerReflexiveQuery(pc: RTCPeerConnection): void {
   for (const transport of pc.iceTransports) (transport.connection as { stunServer?: unknown }).stunServer = undefined;
 }
 
@@ -297,7 +314,7 @@ class Room {
     if (this.members.get(member.userId) !== member) return;
     this.members.delete(member.userId);
     for (const other of this.members.values()) other.unsubscribe(member.userId);
-    if (this.members.size === 0) this.engine.forget(this.id);
+    if (this.members.size === 0) this.engine.forget(this);
   }
 }
 
@@ -317,7 +334,7 @@ export class WeriftEngine implements MediaEngine {
         // Someone connecting asks for key frames once they are up; a periodic request just before would make the
         // browsers ignore theirs (the bench saw that cost 400 ms).
         if ([...room.members.values()].some((member) => member.settingUp)) continue;
-        for (const member of room.members.values()) member.keyFrame();
+        for (const member of room.members.values()) member.keyFrame({ periodic: true });
       }
     }, options.keyFrameIntervalMs ?? 2000);
     this.keyFrames.unref();
@@ -331,6 +348,8 @@ export class WeriftEngine implements MediaEngine {
     }
     // The same person joining again (a reconnect, another tab) replaces their earlier connection.
     room.members.get(userId)?.leave();
+    // If they were alone, leaving emptied the room and the engine forgot it: it is theirs again.
+    this.rooms.set(roomId, room);
     if (room.members.size >= this.options.maxParticipants) throw new RoomFullError(`room ${roomId} is full`);
     const member = new Participant(room, userId, send, this.options);
     room.add(member);
@@ -359,8 +378,9 @@ export class WeriftEngine implements MediaEngine {
     for (const roomId of [...this.rooms.keys()]) this.closeRoom(roomId);
   }
 
-  forget(roomId: string): void {
-    this.rooms.delete(roomId);
+  /** An emptied room goes — unless a newer room of the same id took its place. */
+  forget(room: Room): void {
+    if (this.rooms.get(room.id) === room) this.rooms.delete(room.id);
   }
 
   reportError(error: unknown): void {

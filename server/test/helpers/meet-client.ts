@@ -1,7 +1,7 @@
 import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket } from 'werift';
 import type { TestServer } from './server.js';
 import { SocketProbe, WAIT_MS, waitFor } from './client.js';
-import { closePeer } from '../../src/media/werift-engine.js';
+import { closePeer, skipServerReflexiveQuery } from '../../src/media/werift-engine.js';
 
 /**
  * A participant of a call as a browser would be: the meeting socket, and a real WebRTC peer connection (werift)
@@ -94,6 +94,7 @@ export class MeetClient {
   private async handle(event: string, data: any): Promise<void> {
     if (event === 'offer') {
       await this.pc.setRemoteDescription(data);
+      skipServerReflexiveQuery(this.pc); // a browser here needs no STUN server (werift would ask Google's)
       if (!this.published) {
         // The SFU's first m-line receives this participant's microphone.
         const [audio] = this.pc.getTransceivers();
