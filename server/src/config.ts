@@ -97,6 +97,8 @@ export interface Config {
     /** Host addresses the SFU offers besides the machine's own (MEDIA_HOST_ADDRESSES). */
     mediaHostAddresses: string[];
     mediaPortRange: [number, number] | undefined;
+    /** A STUN server asked once for this machine's public address, to offer it too (MEDIA_STUN_SERVER). */
+    mediaStunServer: [string, number] | undefined;
   };
   /** What one person may do how often (see http/rate-limits.ts). */
   rateLimits: {
@@ -143,6 +145,14 @@ function portRange(raw: string | undefined): [number, number] | undefined {
   const [low, high] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
   if (!match || low < 1024 || high > 65535 || low >= high) throw new ConfigError(`MEDIA_PORT_RANGE must look like 40000-40100, got "${raw}"`);
   return [low, high];
+}
+
+function stunServer(raw: string | undefined): [string, number] | undefined {
+  if (!raw) return undefined;
+  const match = /^([^\s:]+):(\d+)$/.exec(raw);
+  const port = match ? Number(match[2]) : NaN;
+  if (!match || port < 1 || port > 65535) throw new ConfigError(`MEDIA_STUN_SERVER must look like stun.example.com:3478, got "${raw}"`);
+  return [match[1]!, port];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -251,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // Loopback is always offered: on one machine (and in tests) browsers reach the SFU through it.
       mediaHostAddresses: [...new Set(['127.0.0.1', ...list(env.MEDIA_HOST_ADDRESSES)])],
       mediaPortRange: portRange(env.MEDIA_PORT_RANGE),
+      mediaStunServer: stunServer(env.MEDIA_STUN_SERVER),
     },
     rateLimits: {
       messagesPer10s: int(env, 'RATE_MESSAGES_PER_10S', 50, 1),

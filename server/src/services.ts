@@ -89,9 +89,18 @@ export async function createServices(
   const media = new DeferredMediaEngine(
     async () => {
       const { WeriftEngine } = await import('./media/werift-engine.js');
+      const hostAddresses = [...config.calls.mediaHostAddresses];
+      if (config.calls.mediaStunServer) {
+        const { publicAddressFrom } = await import('./media/public-address.js');
+        const [host, port] = config.calls.mediaStunServer;
+        const found = await publicAddressFrom(config.calls.mediaStunServer);
+        if (found && !hostAddresses.includes(found)) hostAddresses.push(found);
+        if (found) logger.info({ address: found }, 'the SFU offers its public address too');
+        else logger.warn({ stunServer: `${host}:${port}` }, 'MEDIA_STUN_SERVER did not answer: the SFU offers only its own addresses');
+      }
       return new WeriftEngine({
         maxParticipants: config.calls.maxParticipants,
-        hostAddresses: config.calls.mediaHostAddresses,
+        hostAddresses,
         portRange: config.calls.mediaPortRange,
         onError: (error) => logger.warn({ err: error }, 'media engine error'),
       });
