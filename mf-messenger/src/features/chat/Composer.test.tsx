@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initTestI18n } from '@messenger/shared/testing';
-import { sendMessage } from '@messenger/shared';
+import { drafts, sendMessage, useAuthStore, type Me } from '@messenger/shared';
 import '../../i18n';
 import { Composer } from './Composer';
 
@@ -50,4 +50,35 @@ test('offers the microphone and the attach button when there is nothing to send'
   render(<Composer chatId={7} />);
   expect(screen.getByRole('button', { name: 'Record a voice message' })).toBeInTheDocument();
   expect(screen.getByRole('button', { name: 'Attach a file' })).toBeInTheDocument();
+});
+
+test('what was typed and not sent is back when the chat opens again (another chat keeps its own); sending removes it', async () => {
+  localStorage.clear();
+  useAuthStore.getState().setUser({ id: 5 } as Me);
+  const user = userEvent.setup();
+  const first = render(<Composer chatId={7} />);
+  await user.type(screen.getByRole('textbox', { name: 'Message' }), 'half a thought');
+  first.unmount(); // another chat opens
+  const other = render(<Composer chatId={8} />);
+  expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('');
+  other.unmount();
+  const again = render(<Composer chatId={7} />);
+  const box = screen.getByRole('textbox', { name: 'Message' });
+  expect(box).toHaveValue('half a thought');
+  await user.type(box, '{Enter}');
+  expect(sendMessage).toHaveBeenCalledWith({ chatId: 7, text: 'half a thought', replyTo: undefined });
+  again.unmount();
+  render(<Composer chatId={7} />);
+  expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('');
+  expect(drafts.get(5, 7)).toBe('');
+});
+
+test('the draft is stored as the page goes away, without waiting for the pause in typing', async () => {
+  localStorage.clear();
+  useAuthStore.getState().setUser({ id: 5 } as Me);
+  const user = userEvent.setup();
+  render(<Composer chatId={9} />);
+  await user.type(screen.getByRole('textbox', { name: 'Message' }), 'before the reload');
+  window.dispatchEvent(new Event('pagehide'));
+  expect(drafts.get(5, 9)).toBe('before the reload');
 });

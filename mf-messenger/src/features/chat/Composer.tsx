@@ -1,6 +1,6 @@
-import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon, characterCount, clampCharacters, config, sendMessage, useBottomInset } from '@messenger/shared';
+import { Icon, characterCount, clampCharacters, config, drafts, sendMessage, useAuthStore, useBottomInset } from '@messenger/shared';
 import { useChatUiStore } from './chatUiStore';
 import { useUploadsStore } from './uploadsStore';
 import { ReplyBar } from './ReplyBar';
@@ -9,6 +9,44 @@ import { VoiceRecorder } from './VoiceRecorder';
 
 /** How many characters before the limit the counter appears. */
 const COUNTER_FROM = 500;
+/** A draft is stored once typing pauses this long (and whenever the chat closes or the page goes). */
+const DRAFT_SAVE_MS = 300;
+
+/**
+ * The chat's unsent text, kept as its draft (drafts in the shared package): what was typed is back after a switch
+ * to another chat or a reload.
+ */
+function useDraft(chatId: number): [string, (text: string) => void] {
+  const me = useAuthStore((state) => state.user?.id ?? null);
+  const [text, setText] = useState(() => (me === null ? '' : drafts.get(me, chatId)));
+  /** A change not stored yet, and whose draft it is. */
+  const unsaved = useRef<{ owner: number; text: string } | null>(null);
+  useEffect(() => {
+    const save = () => {
+      const change = unsaved.current;
+      unsaved.current = null;
+      if (change) drafts.set(change.owner, chatId, change.text);
+    };
+    window.addEventListener('pagehide', save);
+    return () => {
+      window.removeEventListener('pagehide', save);
+      save();
+    };
+  }, [chatId]);
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      const change = unsaved.current;
+      unsaved.current = null;
+      if (change) drafts.set(change.owner, chatId, change.text);
+    }, DRAFT_SAVE_MS);
+    return () => clearTimeout(timer);
+  }, [chatId, text]);
+  const update = (next: string) => {
+    if (me !== null) unsaved.current = { owner: me, text: next };
+    setText(next);
+  };
+  return [text, update];
+}
 
 /**
  * The message box: Enter sends, Shift+Enter breaks the line, at most 10 000 characters (spec §5). Files come
@@ -16,7 +54,7 @@ const COUNTER_FROM = 500;
  */
 export function Composer({ chatId }: { chatId: number }) {
   const { t } = useTranslation('messenger');
-  const [text, setText] = useState('');
+  const [text, setText] = useDraft(chatId);
   const [recording, setRecording] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
   // Notifications and toasts float above the composer, never over its Send button.

@@ -5,7 +5,8 @@ import { eventBus } from '../events/bus';
 import type { FlowClient } from '../events/flow-client';
 import { isMessageEvent, type FlowEvent } from '../model/events';
 import type { JwtInfo } from '../model/types';
-import { tokenStorage } from '../storage/tokens';
+import { tokenStorage, tokenUserId } from '../storage/tokens';
+import { drafts } from '../storage/drafts';
 import { useAuthStore } from '../stores/auth';
 import { useChatsStore } from '../stores/chats';
 import { useConnectionStore } from '../stores/connection';
@@ -143,6 +144,8 @@ export function stopSession(): void {
 export function signOut(): void {
   const refresh = tokenStorage.refresh;
   if (refresh) void authApi.signOut(refresh);
+  const me = useAuthStore.getState().user?.id ?? tokenUserId(tokenStorage.access);
+  if (me) drafts.clear(me);
   tokenStorage.clear();
   stopSession();
 }

@@ -16,4 +16,11 @@ export const localSettings = {
       // Private mode or a full quota: the setting lasts for this page only.
     }
   },
+  remove(name: string): void {
+    try {
+      localStorage.removeItem(`${PRODUCT_KEY}.${name}`);
+    } catch {
+      // Nothing stored there to remove.
+    }
+  },
 };

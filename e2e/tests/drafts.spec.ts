@@ -1,0 +1,44 @@
+import { expect, test } from '@playwright/test';
+import { addContact, messageRow, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
+
+// Issue 14: what someone typed and did not send stays with its chat, across chat switches and reloads.
+test('an unsent text stays with its chat across a switch to another chat and a reload, and goes once sent', async ({ browser }) => {
+  const anna = await browser.newContext();
+  const page = await anna.newPage();
+  const borisPhone = newPhone();
+  const vikaPhone = newPhone();
+  for (const [name, phone] of [['Boris', borisPhone], ['Vika', vikaPhone]] as const) {
+    const context = await browser.newContext();
+    await signUpInBrowser(await context.newPage(), name, phone);
+    await context.close();
+  }
+  await signUpInBrowser(page, 'Anna');
+  await addContact(page, borisPhone, 'Boris');
+  await addContact(page, vikaPhone, 'Vika');
+  const composer = page.getByRole('textbox', { name: 'Message' });
+
+  await openChatWith(page, 'Boris');
+  await composer.fill('see you at');
+  await openChatWith(page, 'Vika');
+  await expect(composer).toHaveValue('');
+  await composer.fill('for Vika');
+
+  await openChatWith(page, 'Boris');
+  await expect(composer).toHaveValue('see you at');
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Boris' })).toBeVisible();
+  await expect(composer).toHaveValue('see you at');
+
+  await composer.fill('see you at eight');
+  await composer.press('Enter');
+  await expect(messageRow(page, 'see you at eight').getByRole('img', { name: 'Sent' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Boris' })).toBeVisible();
+  await expect(composer).toHaveValue('');
+
+  await openChatWith(page, 'Vika');
+  await expect(composer).toHaveValue('for Vika');
+  await send(page, 'hello Vika');
+  await expect(composer).toHaveValue('');
+  await anna.close();
+});
