@@ -231,6 +231,23 @@ describe('the in-process SFU (werift)', () => {
     assert.equal(anna.keyFrameRequests.length, before + 2, 'the requests within the throttle were sent once, together');
   });
 
+  it('a subscriber’s own request for a key frame is passed on to the publisher', async () => {
+    const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'], keyFrameIntervalMs: 60_000 });
+    cleanups.push(() => engine.close());
+    const anna = await Peer.join(engine, 'room-pli', 1);
+    cleanups.push(() => anna.close());
+    const boris = await Peer.join(engine, 'room-pli', 2);
+    cleanups.push(() => boris.close());
+    await waitFor(() => anna.member.pc.connectionState === 'connected' && boris.member.pc.connectionState === 'connected', 'both connected');
+    // Anna's m-line for Boris's camera (after her own two and his microphone), once her answer to it is applied.
+    await waitFor(() => anna.pc.getTransceivers().length === 4 && anna.pc.signalingState === 'stable', "Anna receiving Boris's camera");
+    const camera = anna.pc.getTransceivers()[3]!.receiver;
+    await sleep(900); // past the requests and the retry that came with the connections
+    const before = boris.keyFrameRequests.length;
+    await camera.sendRtcpPLI(camera.track.ssrc!);
+    await waitFor(() => boris.keyFrameRequests.length > before, "a key frame request to Boris's browser");
+  });
+
   it('the periodic key frames wait while someone in the room is still connecting', async () => {
     const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'], keyFrameIntervalMs: 100 });
     cleanups.push(() => engine.close());

@@ -162,7 +162,19 @@ class Participant implements RoomMember {
       const transceiver = this.pc.addTransceiver(track, { direction: 'sendonly' });
       // Both tracks of a publisher arrive in one stream named after them, so the browser can tell who is who.
       transceiver.sender.streamId = publisher.streamId;
-      const subscription: Subscription = { track, transceiver, offered: false, fed: false, stop: () => publisher.forwards[kind].delete(forward) };
+      // A subscriber's browser asks for a key frame when it lost one (or cannot decode): passed on to the
+      // publisher, through its throttle, so the picture comes back without waiting for the periodic request.
+      const askedForKeyFrame = kind === 'video' ? transceiver.sender.onPictureLossIndication.subscribe(() => publisher.keyFrame()) : null;
+      const subscription: Subscription = {
+        track,
+        transceiver,
+        offered: false,
+        fed: false,
+        stop: () => {
+          publisher.forwards[kind].delete(forward);
+          askedForKeyFrame?.unSubscribe();
+        },
+      };
       // Packets of an m-line the browser has not applied yet sometimes left it with no media at all.
       const forward = (rtp: RtpPacket): void => {
         if (subscription.fed) track.writeRtp(rtp);
