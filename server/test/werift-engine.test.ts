@@ -111,6 +111,18 @@ describe('the in-process SFU (werift)', () => {
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
+  /** An engine closed after the test; its periodic key frames off unless asked for. */
+  const engineForTest = (keyFrameIntervalMs = 60_000) => {
+    const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'], keyFrameIntervalMs });
+    cleanups.push(() => engine.close());
+    return engine;
+  };
+  /** A peer in the room, closed after the test. */
+  const joined = async (engine: WeriftEngine, roomId: string, userId: number, options?: Parameters<typeof Peer.join>[3]): Promise<Peer> => {
+    const peer = await Peer.join(engine, roomId, userId, options);
+    cleanups.push(() => peer.close());
+    return peer;
+  };
 
   it('offers at once, without asking a STUN server first (a firewall that drops the query cost 5 s a join)', async () => {
     const lookup = dns.promises.lookup;
@@ -121,8 +133,7 @@ describe('the in-process SFU (werift)', () => {
       return new Promise(() => undefined);
     }) as typeof dns.promises.lookup;
     cleanups.push(() => void (dns.promises.lookup = lookup));
-    const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'] });
-    cleanups.push(() => engine.close());
+    const engine = engineForTest();
     const offers: Array<{ sdp: string }> = [];
     await engine.join('room-stun', 1, (event, data) => void (event === 'offer' && offers.push(data as { sdp: string })));
     await waitFor(() => offers.length === 1, 'the offer');
@@ -132,8 +143,7 @@ describe('the in-process SFU (werift)', () => {
   });
 
   it('a candidate that comes after ICE nominated a pair is not checked: werift checked each, 20 ms apart, before it called ICE up', async () => {
-    const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'], keyFrameIntervalMs: 60_000 });
-    cleanups.push(() => engine.close());
+    const engine = engineForTest();
     // Where the late candidate points: a check would arrive here.
     const late = dgram.createSocket('udp4');
     const checks: Buffer[] = [];
@@ -141,8 +151,7 @@ describe('the in-process SFU (werift)', () => {
     await new Promise<void>((resolve) => late.bind(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise<void>((resolve) => late.close(() => resolve())));
     // Anna's candidates come late, as a browser's often do: the SFU nominates a pair from her checks first.
-    const anna = await Peer.join(engine, 'room-late', 1, { holdCandidates: true });
-    cleanups.push(() => anna.close());
+    const anna = await joined(engine, 'room-late', 1, { holdCandidates: true });
     const connection = anna.member.pc.iceTransports[0]!.connection as unknown as { nominated?: unknown };
     const deadline = Date.now() + WAIT_MS;
     while (connection.nominated === undefined) {
@@ -158,28 +167,21 @@ describe('the in-process SFU (werift)', () => {
   });
 
   it('someone alone in a room who joins again (another tab, a reconnect) keeps the room: the next to join meets them', async () => {
-    const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'], keyFrameIntervalMs: 60_000 });
-    cleanups.push(() => engine.close());
-    const first = await Peer.join(engine, 'room-rejoin', 1);
-    cleanups.push(() => first.close());
-    const again = await Peer.join(engine, 'room-rejoin', 1);
-    cleanups.push(() => again.close());
-    const boris = await Peer.join(engine, 'room-rejoin', 2);
-    cleanups.push(() => boris.close());
+    const engine = engineForTest();
+    await joined(engine, 'room-rejoin', 1);
+    const again = await joined(engine, 'room-rejoin', 1);
+    await joined(engine, 'room-rejoin', 2); // Boris
     assert.deepEqual([...engine.participants('room-rejoin').keys()].sort(), [1, 2]);
     await again.close();
     assert.deepEqual([...engine.participants('room-rejoin').keys()], [2], 'the room stays with Boris in it');
   });
 
   it('a new subscription is fed only once the answer to the offer that carried it is applied', async () => {
-    const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'], keyFrameIntervalMs: 60_000 });
-    cleanups.push(() => engine.close());
-    const anna = await Peer.join(engine, 'room-fed', 1);
-    cleanups.push(() => anna.close());
+    const engine = engineForTest();
+    const anna = await joined(engine, 'room-fed', 1);
     await waitFor(() => anna.member.pc.connectionState === 'connected', 'Anna connected');
     anna.holdOffers = true;
-    const boris = await Peer.join(engine, 'room-fed', 2);
-    cleanups.push(() => boris.close());
+    const boris = await joined(engine, 'room-fed', 2);
     await waitFor(() => boris.member.pc.connectionState === 'connected', 'Boris connected');
     // His answer announced his tracks: Anna is subscribed, and her answer to the offer that says so is held back.
     const subscriptions = (anna.member as unknown as { subscriptions: Map<string, { track: MediaStreamTrack }> }).subscriptions;
@@ -201,13 +203,10 @@ describe('the in-process SFU (werift)', () => {
   });
 
   it('the one already in the room gets one offer when the joiner answers with both tracks, not one per track', async () => {
-    const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'], keyFrameIntervalMs: 60_000 });
-    cleanups.push(() => engine.close());
-    const anna = await Peer.join(engine, 'room-offers', 1);
-    cleanups.push(() => anna.close());
+    const engine = engineForTest();
+    const anna = await joined(engine, 'room-offers', 1);
     await waitFor(() => anna.pc.connectionState === 'connected', 'Anna connected');
-    const boris = await Peer.join(engine, 'room-offers', 2);
-    cleanups.push(() => boris.close());
+    const boris = await joined(engine, 'room-offers', 2);
     await waitFor(() => boris.pc.connectionState === 'connected', 'Boris connected');
     await waitFor(() => anna.pc.getTransceivers().length === 4, "Anna receiving Boris's two tracks");
     await sleep(300); // a second offer would follow the first answer at once
@@ -215,10 +214,8 @@ describe('the in-process SFU (werift)', () => {
   });
 
   it('a key frame request within the browser’s 300 ms throttle is sent when the throttle is over, once', async () => {
-    const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'], keyFrameIntervalMs: 60_000 });
-    cleanups.push(() => engine.close());
-    const anna = await Peer.join(engine, 'room-throttle', 1);
-    cleanups.push(() => anna.close());
+    const engine = engineForTest();
+    const anna = await joined(engine, 'room-throttle', 1);
     await waitFor(() => anna.pc.connectionState === 'connected' && anna.member.pc.connectionState === 'connected', 'Anna connected');
     const before = anna.keyFrameRequests.length;
     anna.member.keyFrame();
@@ -232,12 +229,9 @@ describe('the in-process SFU (werift)', () => {
   });
 
   it('a subscriber’s own request for a key frame is passed on to the publisher', async () => {
-    const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'], keyFrameIntervalMs: 60_000 });
-    cleanups.push(() => engine.close());
-    const anna = await Peer.join(engine, 'room-pli', 1);
-    cleanups.push(() => anna.close());
-    const boris = await Peer.join(engine, 'room-pli', 2);
-    cleanups.push(() => boris.close());
+    const engine = engineForTest();
+    const anna = await joined(engine, 'room-pli', 1);
+    const boris = await joined(engine, 'room-pli', 2);
     await waitFor(() => anna.member.pc.connectionState === 'connected' && boris.member.pc.connectionState === 'connected', 'both connected');
     // Anna's m-line for Boris's camera (after her own two and his microphone), once her answer to it is applied.
     await waitFor(() => anna.pc.getTransceivers().length === 4 && anna.pc.signalingState === 'stable', "Anna receiving Boris's camera");
@@ -249,10 +243,8 @@ describe('the in-process SFU (werift)', () => {
   });
 
   it('the periodic key frames wait while someone in the room is still connecting', async () => {
-    const engine = new WeriftEngine({ maxParticipants: 4, hostAddresses: ['127.0.0.1'], keyFrameIntervalMs: 100 });
-    cleanups.push(() => engine.close());
-    const anna = await Peer.join(engine, 'room-periodic', 1);
-    cleanups.push(() => anna.close());
+    const engine = engineForTest(100);
+    const anna = await joined(engine, 'room-periodic', 1);
     await waitFor(() => anna.pc.connectionState === 'connected' && anna.keyFrameRequests.length > 1, 'periodic key frame requests');
     // Boris joins and never answers: he is connecting for as long as the test looks.
     const boris = await Peer.join(engine, 'room-periodic', 2, { answer: false });
