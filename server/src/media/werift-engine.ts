@@ -26,12 +26,12 @@ interface Subscription {
   stop: () => void;
 }
 
-/** Past the 300 ms within which a browser ignores a repeated key frame request. */
-const KEY_FRAME_RETRY_MS = 400;
 /** A browser ignores a key frame request that comes within this long of the one before (measured on arrival). */
 const KEY_FRAME_THROTTLE_MS = 300;
 /** Added to the throttle for the request's way to the browser. */
 const KEY_FRAME_THROTTLE_MARGIN_MS = 50;
+/** A subscriber that came up asks again this much later, past the throttle, for a request of another's it lost to. */
+const KEY_FRAME_RETRY_MS = KEY_FRAME_THROTTLE_MS + 100;
 /**
  * How long a new connection may take to come up before the periodic key frames stop waiting for it: call set-up
  * takes about half a second; a connection that takes longer must not hold a room's pictures back for long.
@@ -114,7 +114,6 @@ class Participant implements RoomMember {
         this.room.published(this);
       });
     }
-    skipServerReflexiveQuery(this.pc);
   }
 
   /**
@@ -212,7 +211,7 @@ class Participant implements RoomMember {
     }
     this.negotiating = true;
     try {
-      skipServerReflexiveQuery(this.pc); // for a transport werift made since (it reads the address as gathering starts)
+      skipServerReflexiveQuery(this.pc); // before every offer: werift reads the address as gathering starts
       const inThisOffer = [...this.subscriptions.values()];
       await this.pc.setLocalDescription(await this.pc.createOffer());
       if (this.left) return;

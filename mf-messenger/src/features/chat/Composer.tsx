@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon, characterCount, clampCharacters, config, drafts, sendMessage, useAuthStore, useBottomInset } from '@messenger/shared';
 import { useChatUiStore } from './chatUiStore';
@@ -21,26 +21,22 @@ function useDraft(chatId: number): [string, (text: string) => void] {
   const [text, setText] = useState(() => (me === null ? '' : drafts.get(me, chatId)));
   /** A change not stored yet, and whose draft it is. */
   const unsaved = useRef<{ owner: number; text: string } | null>(null);
-  useEffect(() => {
-    const save = () => {
-      const change = unsaved.current;
-      unsaved.current = null;
-      if (change) drafts.set(change.owner, chatId, change.text);
-    };
-    window.addEventListener('pagehide', save);
-    return () => {
-      window.removeEventListener('pagehide', save);
-      save();
-    };
+  const flush = useCallback(() => {
+    const change = unsaved.current;
+    unsaved.current = null;
+    if (change) drafts.set(change.owner, chatId, change.text);
   }, [chatId]);
   useEffect(() => {
-    const timer = setTimeout(() => {
-      const change = unsaved.current;
-      unsaved.current = null;
-      if (change) drafts.set(change.owner, chatId, change.text);
-    }, DRAFT_SAVE_MS);
+    window.addEventListener('pagehide', flush);
+    return () => {
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, [flush]);
+  useEffect(() => {
+    const timer = setTimeout(flush, DRAFT_SAVE_MS);
     return () => clearTimeout(timer);
-  }, [chatId, text]);
+  }, [flush, text]);
   const update = (next: string) => {
     if (me !== null) unsaved.current = { owner: me, text: next };
     setText(next);

@@ -4,8 +4,9 @@ import type { MeetingTicket } from '../model/types';
 // meeting tab it opens: a tab opened by `window.open` starts with a copy of its opener's sessionStorage (HTML's
 // "copy the session storage" of an auxiliary browsing context), so the meeting tab reads it at once instead of
 // asking the server again — its socket opens ~45 ms sooner (the call set-up bench's "ticket" stage). The opener
-// removes it right after opening the tab, the meeting tab as it starts (used or not), and signing out removes it. Like the module that reads it (meeting-head-start.ts), this one lives in
-// the shell's entry as well as in the shared package, so it keeps nothing in module state.
+// removes it right after opening the tab, the meeting tab as it starts (used or not), and signing out removes it.
+// Like the module that reads it (meeting-head-start.ts), this one lives in the shell's entry as well as in the
+// shared package, so it keeps nothing in module state.
 
 const KEY = 'messenger.meeting-ticket';
 /**
