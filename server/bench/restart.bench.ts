@@ -2,6 +2,7 @@
 // started again on the same data while they keep sending; their clients reconnect, re-send what was not
 // acknowledged and resume their event logs from the last seq. Reports how long until the p99 latency is back to
 // its steady value, and that nothing was lost or delivered twice. Figures, not pass/fail.
+// RESTART_NODE_ARGS passes flags to the server's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the start).
 import { PAIRS } from './open-loop/driver.js';
 import { MessengerTarget } from './open-loop/messenger.js';
 import { postgresReachable } from './postgres.js';
@@ -15,7 +16,7 @@ const postgresUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
 async function bench(database: 'pglite' | 'postgres', port: number): Promise<void> {
-  const target = new MessengerTarget({ database, postgresUrl, port, serverCpu: 0 });
+  const target = new MessengerTarget({ database, postgresUrl, port, serverCpu: 0, nodeArgs: process.env.RESTART_NODE_ARGS?.split(' ') });
   const total = RATE * SECONDS;
   const intended = new Float64Array(total);
   const arrived = new Float64Array(total);
@@ -36,7 +37,8 @@ async function bench(database: 'pglite' | 'postgres', port: number): Promise<voi
     await new Promise<void>((resolve) => {
       const tick = () => {
         const now = performance.now();
-        const due = Math.min(total, Math.floor(((now - start) / 1000) * RATE));
+        // Every message whose intended time (start + n / rate) has come; not one interval later.
+        const due = Math.min(total, Math.max(0, Math.floor(((now - start) / 1000) * RATE) + 1));
         for (; sent < due; sent += 1) {
           intended[sent] = start + (sent * 1000) / RATE;
           target.send(sent % PAIRS.users, sent);
@@ -84,12 +86,14 @@ async function bench(database: 'pglite' | 'postgres', port: number): Promise<voi
       if (percentile(samples, 0.99) > limit) break;
       recovered = index;
     }
+    const curve = ordered.map((bucket) => Math.round(percentile([...buckets.get(bucket)!].sort((a, b) => a - b), 0.99)));
     const recoveredAfter = recovered < ordered.length ? (ordered[recovered]! * BUCKET_MS) / 1000 : NaN;
     console.log(`\n${target.name}: ${RATE} messages/s, server killed (SIGKILL) at ${KILL_AT} s and started again`);
     console.log(`  steady p99 before: ${steadyP99.toFixed(1)} ms; the server was back (listening) ${((upAt - killedAt) / 1000).toFixed(2)} s after the kill`);
     console.log(
       `  p99 back within ${limit.toFixed(0)} ms (2× steady, at least 50 ms) for messages sent ${recoveredAfter.toFixed(2)} s after the kill and later`,
     );
+    console.log(`  p99 (ms) of the messages sent in each ${BUCKET_MS} ms after the kill: ${curve.slice(0, 40).join(' ')}`);
     console.log(
       `  ${total} messages: ${lost} lost, ${duplicates} delivered twice, ${target.unacknowledged()} never acknowledged; ${target.resyncs()} resyncs`,
     );

@@ -139,7 +139,8 @@ export class OpenLoop {
     await new Promise<void>((resolve) => {
       const tick = () => {
         const now = performance.now();
-        const due = Math.min(count, Math.floor(((now - start) / 1000) * rate));
+        // Every message whose intended time (start + n / rate) has come; not one interval later.
+        const due = Math.min(count, Math.max(0, Math.floor(((now - start) / 1000) * rate) + 1));
         for (; sent < due; sent += 1) {
           const id = first + sent;
           if (id === measuredFrom) {

@@ -40,7 +40,8 @@ const TRACE = Boolean(process.env.RESTART_DEBUG);
 class Person {
   chat: WebSocket | null = null;
   flow: WebSocket | null = null;
-  lastSeq = 0;
+  /** The last seq applied; null until the first connection's `ready` (as the real client's flow client does). */
+  lastSeq: number | null = null;
   /** `resync` frames received: the server could not replay from `lastSeq` (the restart benchmark reports them). */
   resyncs = 0;
   /** With RESTART_DEBUG: what this person's flow socket saw (connects and frames), to explain a lost message. */
@@ -92,7 +93,7 @@ class Person {
   }
 
   private async openFlow(): Promise<void> {
-    const since = this.lastSeq > 0 ? `&since=${this.lastSeq}` : '';
+    const since = this.lastSeq === null ? '' : `&since=${this.lastSeq}`;
     if (TRACE) this.trace.push(`${Math.round(performance.now())} connecting since=${this.lastSeq}`);
     const socket = await this.retry(() =>
       openSocket(`${this.ws}/api/user/flow?token=${encodeURIComponent(this.token)}${since}`, (data) => this.onFlowFrame(String(data))),
@@ -109,8 +110,11 @@ class Person {
     const event = JSON.parse(text);
     if (TRACE) this.trace.push(`${Math.round(performance.now())} ${event.event_type} seq=${event.seq ?? event.additional_info?.seq} ${event.additional_info?.message?.text ?? ''} last=${this.lastSeq}`);
     if (typeof event.seq === 'number') {
-      if (event.seq <= this.lastSeq) return; // already seen (a replay overlapping what came live)
+      if (this.lastSeq !== null && event.seq <= this.lastSeq) return; // already seen (a replay overlapping what came live)
       this.lastSeq = event.seq;
+    } else if (event.event_type === 'ready') {
+      // A first connection starts from the log's head; a reconnection must resume from there, not start again.
+      this.lastSeq ??= event.additional_info.seq;
     } else if (event.event_type === 'resync') {
       this.resyncs += 1;
       this.lastSeq = event.additional_info.seq;
