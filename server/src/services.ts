@@ -17,6 +17,7 @@ import { MeetTokens } from './security/meet-tokens.js';
 import { CallsService } from './modules/calls/service.js';
 import { RateLimits } from './http/rate-limits.js';
 import { MessageWriter } from './modules/messages/writer.js';
+import { TypingSignals } from './modules/messages/typing.js';
 import { SocketSupervisor } from './modules/realtime/socket-guard.js';
 // Cluster-only parts (NATS, Redis: 130 ms to load) are imported when configured, so a single node starts faster.
 import type { NatsLink } from './cluster/nats-link.js';
@@ -46,6 +47,8 @@ export interface Services {
   rateLimits: RateLimits;
   /** Writes sent messages, in batches (group commit). */
   messageWriter: MessageWriter;
+  /** Who is typing where: live signals to a chat's members, never logged. */
+  typing: TypingSignals;
   /** Every authenticated socket of this process: token expiry and dead peers, with one timer. */
   sockets: SocketSupervisor;
   /** The link with the other nodes of a cluster (NATS_URL); none on a single node. */
@@ -70,6 +73,7 @@ export async function createServices(
       { url: config.natsUrl, cluster: config.clusterName, nodeId: config.nodeId },
       {
         onEvent: (userId, event) => bus.deliverHere(userId, event),
+        onSignal: (userId, signal) => bus.signalHere(userId, signal),
         onSessionsEnded: (userId, code, reason) => sockets.closeUserHere(userId, code, reason),
         // Rings sent while this node was cut off are lost: its sockets read what they missed from the log.
         onReconnected: () => void bus.catchUpAll(),
@@ -142,6 +146,7 @@ export async function createServices(
     media,
     rateLimits: new RateLimits(config.rateLimits, redis ? { redis, prefix: config.clusterName } : undefined),
     messageWriter: new MessageWriter(db, bus),
+    typing: new TypingSignals(db, bus),
     sockets,
     cluster,
     redis,

@@ -75,6 +75,27 @@ describe('a cluster of two nodes linked by NATS', { skip }, () => {
     borisOnB.close();
   });
 
+  it('a typing signal sent through node A reaches the other person on node B (and on A), once each, without a seq', async () => {
+    const anna = await signUp(nodeA, { name: 'Anna' });
+    const boris = await signUp(nodeA);
+    const chatId = await privateChat(nodeA, anna, boris);
+    const borisOnA = await SocketProbe.open(flowUrl(nodeA, boris.token));
+    const borisOnB = await SocketProbe.open(flowUrl(nodeB, boris.token));
+    for (const probe of [borisOnA, borisOnB]) await probe.until((frames) => frames.some((frame) => frame.event_type === 'ready'));
+    const chat = await SocketProbe.open(chatSocketUrl(nodeA, anna.token));
+    chat.send({ type: 'typing', chat_id: chatId });
+    for (const probe of [borisOnA, borisOnB]) {
+      const frames = await probe.until((all) => all.some((frame) => frame.event_type === 'typing'));
+      const typing = frames.filter((frame) => frame.event_type === 'typing');
+      assert.equal(typing.length, 1);
+      assert.equal(typing[0].seq, undefined);
+      assert.deepEqual(typing[0].additional_info, { chat_id: chatId, user: { id: anna.id, name: 'Anna', username: null } });
+    }
+    chat.close();
+    borisOnA.close();
+    borisOnB.close();
+  });
+
   it('each node rings only its own sockets of a person once: a person on both nodes gets every event once on each', async () => {
     const anna = await signUp(nodeB);
     const boris = await signUp(nodeB);

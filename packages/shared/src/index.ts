@@ -18,6 +18,7 @@ export { useAuthStore, type AuthState } from './stores/auth';
 export { useSettingsStore, type SettingsState } from './stores/settings';
 export { useSearchStore, type SearchState } from './stores/search';
 export { useConnectionStore } from './stores/connection';
+export { useTypingStore, TYPING_SHOWN_MS, type Typist } from './stores/typing';
 export { useUsersStore, type UsersState } from './stores/users';
 export { useContactsStore, type ContactsState } from './stores/contacts';
 export { useNotificationsStore, type NotificationItem, type NotificationKind, type NotificationsState } from './stores/notifications';
@@ -29,7 +30,7 @@ export { MeetingConnection, type MeetingEnd, type MeetingHandlers, type Outgoing
 export { markCallStage, type CallStage } from './calls/stages';
 export { useMessagesStore, type ChatThread, type MessagesState } from './stores/messages';
 export { startSession, beginSession, stopSession, signOut } from './services/session';
-export { sendMessage, sendText, forwardMessage, retrySend, discardUnsent, restoreOutbox, type NewMessage } from './services/messaging';
+export { sendMessage, sendText, notifyTyping, forwardMessage, retrySend, discardUnsent, restoreOutbox, type NewMessage } from './services/messaging';
 export { uploadFile, uploadLimitMb, type UploadOptions } from './api/upload';
 export { mediaToken, mediaUrl } from './api/media';
 export { useMediaUrl } from './ui/useMediaUrl';

@@ -1,6 +1,6 @@
 import { connect, headers as natsHeaders, type NatsConnection, type Subscription } from 'nats';
 import type { FastifyBaseLogger } from 'fastify';
-import type { FlowEvent } from '../events/types.js';
+import type { FlowEvent, LiveSignal } from '../events/types.js';
 import type { RemoteDoorbell } from '../events/bus.js';
 import type { RemoteSocketControl } from '../modules/realtime/socket-guard.js';
 
@@ -15,6 +15,8 @@ const callsEndedSubject = (cluster: string) => `${cluster}.calls.ended`;
 export interface NatsLinkHandlers {
   /** Another node committed an event of this person: ring their sockets here. */
   onEvent(userId: number, event: FlowEvent): void;
+  /** Another node passed on a live signal (someone typing) for this person. */
+  onSignal(userId: number, signal: LiveSignal): void;
   /** Another node ended this person's sessions: close their sockets here. */
   onSessionsEnded(userId: number, code: number, reason: string): void;
   /** The link came back after a loss: rings may have been missed meanwhile. */
@@ -116,11 +118,27 @@ export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
     }
   }
 
+  signal(userId: number, signal: LiveSignal): void {
+    if (this.connection.isClosed()) return;
+    const headers = natsHeaders();
+    headers.set('signal', signal.event_type);
+    try {
+      this.connection.publish(eventsSubject(this.cluster, userId), this.encoder.encode(JSON.stringify(signal.additional_info)), { headers });
+    } catch (error) {
+      this.logger.warn({ err: error }, 'NATS: signal not sent');
+    }
+  }
+
   watch(userId: number): void {
     if (this.watched.has(userId) || this.connection.isClosed()) return;
     const subscription = this.connection.subscribe(eventsSubject(this.cluster, userId), {
       callback: (error, message) => {
         if (error) return this.logger.warn({ err: error }, 'NATS: events subscription failed');
+        const signal = message.headers?.get('signal');
+        if (signal) {
+          const info = JSON.parse(this.decoder.decode(message.data)) as Record<string, unknown>;
+          return this.handlers.onSignal(userId, { event_type: signal, additional_info: info });
+        }
         const seq = Number(message.headers?.get('seq'));
         const type = message.headers?.get('type');
         if (!Number.isInteger(seq) || !type) return;

@@ -1,4 +1,4 @@
-import type { FlowEvent } from './types.js';
+import type { FlowEvent, LiveSignal } from './types.js';
 
 export type EventListener = (event: FlowEvent) => void;
 
@@ -6,6 +6,8 @@ export type EventListener = (event: FlowEvent) => void;
 export interface RemoteDoorbell {
   /** Rings the person's sockets on the other nodes. */
   ring(userId: number, event: FlowEvent): void;
+  /** Passes a live signal (no seq, not logged) to the person's sockets on the other nodes. */
+  signal(userId: number, signal: LiveSignal): void;
   /** This node now holds a socket of the person: hear the rings meant for them. */
   watch(userId: number): void;
   /** This node holds none of their sockets any more. */
@@ -16,6 +18,8 @@ interface Subscriber {
   listener: EventListener;
   /** Rings may have been lost (the link between nodes was down): read what the log holds past what was sent. */
   catchUp?: () => Promise<void>;
+  /** Live signals (someone typing): sent as they come, or dropped while the socket is not ready for them. */
+  onSignal?: (signal: LiveSignal) => void;
 }
 
 /** Sockets catching up at once after the link between nodes came back: the database reads them a few at a time. */
@@ -38,14 +42,14 @@ export class EventBus {
     for (const userId of this.subscribers.keys()) remote.watch(userId);
   }
 
-  subscribe(userId: number, listener: EventListener, catchUp?: () => Promise<void>): () => void {
+  subscribe(userId: number, listener: EventListener, catchUp?: () => Promise<void>, onSignal?: (signal: LiveSignal) => void): () => void {
     let set = this.subscribers.get(userId);
     if (!set) {
       set = new Set();
       this.subscribers.set(userId, set);
       this.remote?.watch(userId);
     }
-    const subscriber: Subscriber = { listener, catchUp };
+    const subscriber: Subscriber = { listener, catchUp, onSignal };
     set.add(subscriber);
     return () => {
       set.delete(subscriber);
@@ -65,6 +69,17 @@ export class EventBus {
   /** An event for the sockets of this node only (a ring from another node). */
   deliverHere(userId: number, event: FlowEvent): void {
     for (const subscriber of this.subscribers.get(userId) ?? []) subscriber.listener(event);
+  }
+
+  /** A live signal for the person's sockets, here and on the other nodes; at most once, never logged. */
+  signal(userId: number, signal: LiveSignal): void {
+    this.signalHere(userId, signal);
+    this.remote?.signal(userId, signal);
+  }
+
+  /** A live signal for the sockets of this node only (from another node). */
+  signalHere(userId: number, signal: LiveSignal): void {
+    for (const subscriber of this.subscribers.get(userId) ?? []) subscriber.onSignal?.(signal);
   }
 
   /**

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Avatar, formatListTime, useAuthStore, useSettingsStore } from '@messenger/shared';
 import { useChatRows, type ChatRowModel } from './useChatRows';
 import { messagePreview } from './preview';
+import { useTypingLabel } from '../chat/useTypingLabel';
 
 /** Spec §2 chat list: avatar, group mark, name, time of the last message, preview and unread count. */
 export function ChatList() {
@@ -27,6 +28,7 @@ function ChatRow({ row }: { row: ChatRowModel }) {
   const me = useAuthStore((state) => state.user?.id);
   const { chat, name, avatar } = row;
   const last = chat.last_message;
+  const typing = useTypingLabel(chat.id);
   const preview = last
     ? last.sender_id === me
       ? t('chats.you', { text: messagePreview(last) })
@@ -45,7 +47,7 @@ function ChatRow({ row }: { row: ChatRowModel }) {
           </time>
         </span>
         <span className="msg-row-bottom">
-          <span className="msg-row-preview">{preview}</span>
+          {typing ? <span className="msg-row-preview msg-typing">{typing}</span> : <span className="msg-row-preview">{preview}</span>}
           {chat.unread_messages > 0 && (
             <span className="msg-badge" aria-label={t('chats.unread', { count: chat.unread_messages })}>
               {chat.unread_messages}

@@ -20,6 +20,7 @@ import {
 } from '@messenger/shared';
 import { AutoDeleteDialog, intervalLabel } from './AutoDeleteDialog';
 import { PhoneIcon } from './CallIcon';
+import { useTypingLabel } from './useTypingLabel';
 import { useAdminChatsStore } from '../chat-list/adminChatsStore';
 
 interface ChatHeaderProps {
@@ -56,6 +57,7 @@ export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggle
   const [savingRecording, setSavingRecording] = useState(false);
   const recording = recordingState?.chatId === chat.id ? recordingState.recording : null;
   const isGroup = chat.chat_type === 'group';
+  const typing = useTypingLabel(chat.id);
   const observer = !chat.participants.includes(me);
   const leaving = isGroup && chat.owner_id !== me && !observer;
   // Only members can call (the server refuses others), and nobody calls a deleted person.
@@ -134,11 +136,21 @@ export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggle
             {name}
           </span>
           <span className="msg-chat-subtitle">
-            {isGroup ? t('chat.members', { count: chat.participants.length }) : t('chat.privateChat')}
-            {chat.interval > 0 && ` · ${t('chat.autoDeleteAfter', { interval: intervalLabel(chat.interval, i18n.language) })}`}
+            {typing ? (
+              <span className="msg-typing">{typing}</span>
+            ) : (
+              <>
+                {isGroup ? t('chat.members', { count: chat.participants.length }) : t('chat.privateChat')}
+                {chat.interval > 0 && ` · ${t('chat.autoDeleteAfter', { interval: intervalLabel(chat.interval, i18n.language) })}`}
+              </>
+            )}
           </span>
         </span>
       </button>
+      {/* The button's label hides its text from screen readers: who is typing is announced from here. */}
+      <span role="status" className="visually-hidden">
+        {typing ?? ''}
+      </span>
       <div className="msg-chat-actions">
         {canCall && (
           <button type="button" className="ui-icon-button" aria-label={t('chat.call')} disabled={inCall} onClick={() => void call()}>

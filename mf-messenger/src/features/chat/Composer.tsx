@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon, characterCount, clampCharacters, config, drafts, sendMessage, useAuthStore, useBottomInset } from '@messenger/shared';
+import { Icon, characterCount, clampCharacters, config, drafts, notifyTyping, sendMessage, useAuthStore, useBottomInset } from '@messenger/shared';
 import { useChatUiStore } from './chatUiStore';
 import { useUploadsStore } from './uploadsStore';
 import { ReplyBar } from './ReplyBar';
@@ -103,7 +103,12 @@ export function Composer({ chatId }: { chatId: number }) {
             placeholder={t('chat.composer')}
             value={text}
             rows={1}
-            onChange={(event) => setText(clampCharacters(event.target.value, config.textMax))}
+            onChange={(event) => {
+              const next = clampCharacters(event.target.value, config.textMax);
+              setText(next);
+              // Text being written (not cleared): the others see "… is typing".
+              if (next.trim().length > 0) notifyTyping(chatId);
+            }}
             onKeyDown={onKeyDown}
             aria-describedby={left <= COUNTER_FROM ? 'composer-left' : undefined}
           />

@@ -1,4 +1,4 @@
-import type { FlowEvent, FlowEventMap, FlowEventType } from '../model/events';
+import type { FlowEvent, FlowEventMap, FlowEventType, TypingSignalInfo } from '../model/events';
 import { Emitter } from './emitter';
 
 export type ConnectionStatus = 'idle' | 'connecting' | 'online' | 'offline';
@@ -10,6 +10,8 @@ export type BusEvents = { [K in FlowEventType]: FlowEvent<K> } & {
   /** The client's state may be stale (it was away too long, or the server lost its place): reload it. */
   resync: { seq: number };
   status: ConnectionStatus;
+  /** Someone is typing in one of my chats (a live signal: no seq, may be lost). */
+  typing: TypingSignalInfo;
 };
 
 export const eventBus = new Emitter<BusEvents>();

@@ -42,6 +42,12 @@ const SESSION_ENDED = 4003;
  * after it wait the time the server names and go again in order. A socket that stays silent past the
  * acknowledgement timeout is assumed dead and replaced. Only a refusal by the server rejects a send.
  */
+/** "I am typing in this chat" (docs/protocol.md). */
+export interface TypingSignal {
+  type: 'typing';
+  chat_id: number;
+}
+
 export class ChatSocket {
   private socket: WebSocket | null = null;
   private opening = false;
@@ -50,6 +56,8 @@ export class ChatSocket {
   private ackTimer: ReturnType<typeof setTimeout> | null = null;
   private attempt = 0;
   private closed = false;
+  /** The latest live signal asked for while the socket was not open: sent when it opens, never retried. */
+  private waitingSignal: TypingSignal | null = null;
   /** While set, the server asked us to slow down: nothing is sent until it fires. */
   private rateTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -66,6 +74,20 @@ export class ChatSocket {
     });
   }
 
+  /**
+   * A live signal ("I am typing in this chat"): sent now when the socket is open, else when it opens. It has no
+   * answer and is never sent again — a lost one is fine, a late one would be wrong.
+   */
+  signal(frame: TypingSignal): void {
+    this.closed = false;
+    if (this.socket?.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(frame));
+      return;
+    }
+    this.waitingSignal = frame;
+    void this.open();
+  }
+
   /** Whether a send is still waiting for its acknowledgement. */
   isPending(clientId: string): boolean {
     return this.pending.has(clientId);
@@ -77,6 +99,7 @@ export class ChatSocket {
     if (this.rateTimer) clearTimeout(this.rateTimer);
     this.rateTimer = null;
     this.pending.clear();
+    this.waitingSignal = null;
     const socket = this.socket;
     this.socket = null;
     socket?.close(config.socketNormalCloseCode, config.socketManualCloseReason);
@@ -105,6 +128,9 @@ export class ChatSocket {
     this.opening = false;
     socket.onopen = () => {
       this.attempt = 0;
+      const signal = this.waitingSignal;
+      this.waitingSignal = null;
+      if (signal) socket.send(JSON.stringify(signal));
       this.pump();
     };
     socket.onmessage = (message) => this.handleFrame(String(message.data));

@@ -64,6 +64,30 @@ describe('FlowClient', () => {
     client.stop();
   });
 
+  it('passes a live signal (no seq) on at once, outside the event order', async () => {
+    FakeSocket.all = [];
+    const applied: number[] = [];
+    const signals: unknown[] = [];
+    const client = new FlowClient({
+      url: () => 'ws://test/flow',
+      getToken: async () => 'tok',
+      onEvent: (e) => applied.push(e.seq),
+      onResync: () => undefined,
+      onSignal: (signal) => signals.push(signal),
+      createSocket: (url) => new FakeSocket(url) as unknown as WebSocket,
+    });
+    client.start(5);
+    await settle();
+    const socket = FakeSocket.all[0]!;
+    const typing = { event_type: 'typing', additional_info: { chat_id: 1, user: { id: 2, name: 'Anna', username: null } } };
+    socket.frame(typing);
+    socket.frame(event(6));
+    expect(signals).toEqual([typing]);
+    expect(applied).toEqual([6]);
+    expect(client.seq).toBe(6);
+    client.stop();
+  });
+
   it('holds an event that arrives ahead of a gap until the gap fills', async () => {
     const { client, applied } = setup(0);
     await settle();

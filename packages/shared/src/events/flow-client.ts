@@ -12,6 +12,8 @@ export interface FlowClientOptions {
   onEvent: (event: FlowEvent) => void;
   /** The server cannot resume from our seq: reload state, then carry on from `seq`. */
   onResync: (seq: number) => void;
+  /** A live signal without a seq (someone typing): passed on as it comes, outside the event order. */
+  onSignal?: (signal: { event_type: string; additional_info: unknown }) => void;
   onStatus?: (status: ConnectionStatus) => void;
   createSocket?: (url: string) => WebSocket;
 }
@@ -143,6 +145,8 @@ export class FlowClient {
       this.lastSeq = seq;
       this.ahead.clear();
       this.options.onResync(seq);
+    } else if (frame.event_type && frame.event_type !== 'error' && frame.event_type !== 'ready' && frame.event_type !== 'resync') {
+      this.options.onSignal?.({ event_type: frame.event_type, additional_info: frame.additional_info });
     }
   }
 

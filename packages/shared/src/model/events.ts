@@ -45,3 +45,23 @@ export const MESSAGE_EVENT_TYPES = ['text', 'image', 'audio', 'video', 'document
 export function isMessageEvent(event: FlowEvent): event is FlowEvent<(typeof MESSAGE_EVENT_TYPES)[number]> {
   return (MESSAGE_EVENT_TYPES as readonly string[]).includes(event.event_type);
 }
+
+/**
+ * Someone typing in one of my chats: a live signal with no seq, never in the event log (docs/protocol.md). It
+ * says "now"; the client forgets it after a few seconds unless another comes.
+ */
+export interface TypingSignalInfo {
+  chat_id: number;
+  user: { id: number; name: string; username: string | null };
+}
+
+/** A typing signal's payload as the server sends it; anything else is ignored. */
+export function isTypingSignal(info: unknown): info is TypingSignalInfo {
+  const candidate = info as Partial<TypingSignalInfo> | null;
+  return (
+    typeof candidate?.chat_id === 'number' &&
+    typeof candidate.user?.id === 'number' &&
+    typeof candidate.user.name === 'string' &&
+    (candidate.user.username === null || typeof candidate.user.username === 'string')
+  );
+}

@@ -5,6 +5,7 @@ import { outbox, type OutboxEntry } from '../storage/outbox';
 import { useAuthStore } from '../stores/auth';
 import { useChatsStore } from '../stores/chats';
 import { useMessagesStore } from '../stores/messages';
+import { config } from '../config';
 import { chatSocket } from './sockets';
 import { newClientId } from './client-id';
 
@@ -74,7 +75,23 @@ export function sendMessage(input: NewMessage): string {
     ...(input.replyTo ? { reply_to_id: input.replyTo.id } : {}),
   };
   enqueue({ message, frame });
+  // Sent: the next keystroke in this chat is a new message being typed, and says so at once.
+  lastTypingSignal.delete(input.chatId);
   return message.client_id;
+}
+
+/** When "typing" last went to each chat from this tab. */
+const lastTypingSignal = new Map<number, number>();
+
+/**
+ * The person is typing in a chat: the other members see "… is typing" (docs/protocol.md). Called on every
+ * keystroke; sends at most one signal per chat every `typingSignalEveryMs`.
+ */
+export function notifyTyping(chatId: number, now = Date.now()): void {
+  const last = lastTypingSignal.get(chatId);
+  if (last !== undefined && now - last < config.typingSignalEveryMs) return;
+  lastTypingSignal.set(chatId, now);
+  chatSocket.signal({ type: 'typing', chat_id: chatId });
 }
 
 /** Kept for the composer's plain-text path. */

@@ -3,7 +3,7 @@ import { ApiError } from '../api/errors';
 import { authApi, userApi } from '../api/endpoints';
 import { eventBus } from '../events/bus';
 import type { FlowClient } from '../events/flow-client';
-import { isMessageEvent, type FlowEvent } from '../model/events';
+import { isMessageEvent, isTypingSignal, type FlowEvent } from '../model/events';
 import type { JwtInfo } from '../model/types';
 import { tokenStorage, tokenUserId } from '../storage/tokens';
 import { drafts } from '../storage/drafts';
@@ -14,6 +14,7 @@ import { useContactsStore } from '../stores/contacts';
 import { useMessagesStore } from '../stores/messages';
 import { useNotificationsStore } from '../stores/notifications';
 import { useUsersStore } from '../stores/users';
+import { useTypingStore } from '../stores/typing';
 import { applyUserUpdated } from '../stores/profile-updates';
 import { ServerStrings } from '../rules/server-strings';
 import { chatSocket, createFlowClient } from './sockets';
@@ -33,6 +34,8 @@ function dispatch(event: FlowEvent): void {
   useChatsStore.getState().applyEvent(event, me.id);
   if (isMessageEvent(event)) {
     useMessagesStore.getState().receive(event.additional_info.message);
+    // Their message is here: they have stopped typing it.
+    useTypingStore.getState().stopped(event.additional_info.chat_id, event.additional_info.message.sender_id);
     const active = useChatsStore.getState().activeChatId;
     if (active === event.additional_info.chat_id && event.additional_info.message.sender_id !== me.id && document.visibilityState === 'visible') {
       void useChatsStore.getState().markRead(active).catch(() => undefined);
@@ -86,6 +89,11 @@ export function startSession(): Promise<void> {
       flow?.stop();
       flow = createFlowClient({
         onEvent: dispatch,
+        onSignal: (signal) => {
+          if (signal.event_type !== 'typing' || !isTypingSignal(signal.additional_info)) return;
+          useTypingStore.getState().started(signal.additional_info);
+          eventBus.emit('typing', signal.additional_info);
+        },
         onResync: (head) => {
           void loadState().then(() => eventBus.emit('resync', { seq: head }));
         },
@@ -135,6 +143,7 @@ export function stopSession(): void {
   useContactsStore.getState().reset();
   useUsersStore.getState().reset();
   useNotificationsStore.getState().clear();
+  useTypingStore.getState().clear();
   useCallStore.setState({ incoming: null, active: null, notice: null });
   useAuthStore.getState().setUser(null);
   useAuthStore.getState().setHasSession(tokenStorage.hasSession());

@@ -72,6 +72,17 @@ export class ChatSocketSession {
       );
     }
     if (frame.type === 'ping') return this.answer(async () => this.link.send({ type: 'pong' }));
+    if (frame.type === 'typing') {
+      const chatId = frame.chat_id;
+      return this.answer(async () => {
+        try {
+          await this.services.typing.typing(this.userId, chatId);
+        } catch (error) {
+          // Only a refusal is answered: a signal that went out needs no answer.
+          this.link.send(this.refusal(error, undefined, 'typing signal failed'));
+        }
+      });
+    }
     if (frame.type === 'hang') {
       const chatId = Number(frame.text);
       return this.answer(async () => {

@@ -37,11 +37,13 @@ export const ClientFrame = Type.Union([
     { additionalProperties: false },
   ),
   Type.Object({ type: Type.Literal('ping') }, { additionalProperties: false }),
+  // "I am typing in this chat": passed on to its other members as a live signal, no answer (docs/protocol.md).
+  Type.Object({ type: Type.Literal('typing'), chat_id: Id }, { additionalProperties: false }),
   // Spec §7: hanging up a call; `text` is the chat id, as a string.
   Type.Object({ type: Type.Literal('hang'), text: Type.String({ pattern: '^[1-9][0-9]{0,15}$' }) }, { additionalProperties: false }),
 ]);
 
 export type ClientFrame = Type.Static<typeof ClientFrame>;
-export type SendFrame = Exclude<ClientFrame, { type: 'ping' } | { type: 'hang' }>;
+export type SendFrame = Exclude<ClientFrame, { type: 'ping' } | { type: 'hang' } | { type: 'typing' }>;
 
 export const clientFrame = Compile(ClientFrame);

@@ -50,6 +50,10 @@ export class FlowConnection {
         }
         return this.catchUp();
       },
+      // A signal (someone typing) is about now: sent at once, dropped while the replay is still going.
+      (signal) => {
+        if (!this.buffer && !this.closed) this.link.send(signal);
+      },
     );
     try {
       if (since === undefined) {
