@@ -28,6 +28,8 @@ await build({
     'pino-pretty',
     // Optional native bindings that some dependencies try to load.
     'pg-native',
+    // Reads its own package.json through __dirname (loaded only when REDIS_URL is set).
+    'ioredis',
   ],
   // CommonJS dependencies inside an ES module bundle call `require` for Node's built-ins.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },

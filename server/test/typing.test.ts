@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { startServer, type TestServer } from './helpers/server.js';
 import { SocketProbe, chatSocketUrl, openFlow, privateChat, request, signUp, type Person } from './helpers/client.js';
 
@@ -73,6 +74,28 @@ describe('typing signals', () => {
     // One more round trip after the first arrived: the other four were handled (and dropped) before the pong.
     await sendOnChatSocket(server, boris, { type: 'ping' });
     assert.equal(typingFrames(borisFlow).length, 1);
+    borisFlow.close();
+  });
+
+  it('go out at once again after the typist sent a message, and after that message', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    const borisFlow = await openFlow(server, boris);
+    await sendOnChatSocket(server, anna, { type: 'typing', chat_id: chatId });
+    await borisFlow.until(() => typingFrames(borisFlow).length === 1);
+    // Typing, the message, typing the next one — within a second, on one socket.
+    const answers = await sendOnChatSocket(
+      server,
+      anna,
+      { type: 'typing', chat_id: chatId },
+      { type: 'send', client_id: randomUUID(), chat_id: chatId, text: 'first' },
+      { type: 'typing', chat_id: chatId },
+    );
+    assert.equal(answers.filter((answer) => answer.type === 'ack').length, 1);
+    await borisFlow.until(() => typingFrames(borisFlow).length === 2);
+    const order = borisFlow.frames.filter((frame) => frame.event_type === 'typing' || frame.event_type === 'text').map((frame) => frame.event_type);
+    assert.deepEqual(order, ['typing', 'text', 'typing'], 'the signal held back within 2 s is dropped; the one after the message goes, after it');
     borisFlow.close();
   });
 

@@ -136,7 +136,12 @@ export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
         if (error) return this.logger.warn({ err: error }, 'NATS: events subscription failed');
         const signal = message.headers?.get('signal');
         if (signal) {
-          const info = JSON.parse(this.decoder.decode(message.data)) as Record<string, unknown>;
+          let info: Record<string, unknown>;
+          try {
+            info = JSON.parse(this.decoder.decode(message.data)) as Record<string, unknown>;
+          } catch {
+            return this.logger.warn('NATS: unreadable signal dropped');
+          }
           return this.handlers.onSignal(userId, { event_type: signal, additional_info: info });
         }
         const seq = Number(message.headers?.get('seq'));

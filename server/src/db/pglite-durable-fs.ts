@@ -12,15 +12,12 @@ interface EmscriptenNode {
 }
 interface EmscriptenStream {
   nfd?: number;
-  flags: number;
   node: EmscriptenNode;
 }
 type Ops = Record<string, (...args: never[]) => unknown>;
 interface NodeFsModule {
-  NODEFS: { realPath(node: EmscriptenNode): string; stream_ops: Ops; node_ops: Ops };
+  NODEFS: { stream_ops: Ops; node_ops: Ops };
 }
-
-const O_TRUNC = 512; // Emscripten's flag value
 
 /** PostgreSQL's DBState values of a cluster that was shut down cleanly (pg_control.h). */
 const SHUT_DOWN_STATES = new Set([1 /* DB_SHUTDOWNED */, 2 /* DB_SHUTDOWNED_IN_RECOVERY */]);
@@ -69,8 +66,11 @@ export function syncFileSystem(dir: string): boolean {
  * is real.
  */
 export class DurableNodeFS extends NodeFS {
-  /** Real paths this process has written, truncated, created, or (for folders) changed an entry of. */
-  private readonly changed = new Set<string>();
+  /**
+   * Files and folders (Emscripten's nodes, one per path for as long as it exists: a rename moves the node) this
+   * process has written, truncated, created, or changed an entry of.
+   */
+  private readonly changed = new WeakSet<EmscriptenNode>();
   private flushedAtStart = false;
 
   constructor(private readonly folder: string) {
@@ -86,7 +86,6 @@ export class DurableNodeFS extends NodeFS {
   }
 
   private patch(nodefs: NodeFsModule['NODEFS']): void {
-    const pathOf = (node: EmscriptenNode) => nodefs.realPath(node);
     if (!this.flushedAtStart) {
       nodefs.stream_ops.fsync = ((stream: EmscriptenStream) => {
         if (stream.nfd !== undefined) fs.fsyncSync(stream.nfd);
@@ -95,29 +94,28 @@ export class DurableNodeFS extends NodeFS {
       return;
     }
     const changed = this.changed;
-    const marking = (ops: Ops, name: string, paths: (...args: never[]) => string[]) => {
+    /** Marks the nodes an operation changes, before it runs (if it throws halfway, their fsyncs are still made). */
+    const marking = (ops: Ops, name: string, nodes: (...args: never[]) => EmscriptenNode[]) => {
       const original = ops[name]!;
       ops[name] = ((...args: never[]) => {
-        // Marked before the operation: if it throws halfway, an fsync of the path is still made.
-        for (const path of paths(...args)) changed.add(path);
-        return original(...args);
+        for (const node of nodes(...args)) changed.add(node);
+        const result = original(...args);
+        // A new file or folder is this process's own from the start.
+        if (name === 'mknod') changed.add(result as EmscriptenNode);
+        return result;
       }) as Ops[string];
     };
     const streams = nodefs.stream_ops;
     const nodes = nodefs.node_ops;
-    marking(streams, 'write', (stream: EmscriptenStream) => [pathOf(stream.node)]);
-    marking(streams, 'open', (stream: EmscriptenStream) => (stream.flags & O_TRUNC ? [pathOf(stream.node)] : []));
-    marking(streams, 'setattr', (stream: EmscriptenStream, attr: { size?: number }) => (attr.size === undefined ? [] : [pathOf(stream.node)]));
-    marking(nodes, 'setattr', (node: EmscriptenNode, attr: { size?: number }) => (attr.size === undefined ? [] : [pathOf(node)]));
-    marking(nodes, 'mknod', (parent: EmscriptenNode, name: string) => [pathOf(parent), join(pathOf(parent), name)]);
-    marking(nodes, 'rename', (node: EmscriptenNode, newParent: EmscriptenNode, name: string) => [
-      pathOf(node.parent),
-      pathOf(newParent),
-      join(pathOf(newParent), name),
-    ]);
-    for (const name of ['unlink', 'rmdir', 'symlink']) marking(nodes, name, (parent: EmscriptenNode) => [pathOf(parent)]);
+    marking(streams, 'write', (stream: EmscriptenStream) => [stream.node]);
+    // Truncation: ftruncate on a stream, truncate (and open with O_TRUNC, which Emscripten turns into one) on a node.
+    marking(streams, 'setattr', (stream: EmscriptenStream, attr: { size?: number }) => (attr.size === undefined ? [] : [stream.node]));
+    marking(nodes, 'setattr', (node: EmscriptenNode, attr: { size?: number }) => (attr.size === undefined ? [] : [node]));
+    marking(nodes, 'mknod', (parent: EmscriptenNode) => [parent]);
+    marking(nodes, 'rename', (node: EmscriptenNode, newParent: EmscriptenNode) => [node.parent, newParent, node]);
+    for (const name of ['unlink', 'rmdir', 'symlink']) marking(nodes, name, (parent: EmscriptenNode) => [parent]);
     streams.fsync = ((stream: EmscriptenStream) => {
-      if (stream.nfd !== undefined && changed.has(pathOf(stream.node))) fs.fsyncSync(stream.nfd);
+      if (stream.nfd !== undefined && changed.has(stream.node)) fs.fsyncSync(stream.nfd);
       return 0;
     }) as Ops[string];
   }

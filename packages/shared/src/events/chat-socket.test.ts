@@ -46,6 +46,25 @@ describe('ChatSocket', () => {
   beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate', 'queueMicrotask'] }));
   afterEach(() => jest.useRealTimers());
 
+  it('sends a typing signal when the socket opens, unless it waited too long, and never again', async () => {
+    const chat = setup();
+    chat.signal({ type: 'typing', chat_id: 7 });
+    await jest.advanceTimersByTimeAsync(0);
+    const first = FakeSocket.all[0]!;
+    first.open();
+    expect(first.sent).toEqual([{ type: 'typing', chat_id: 7 }]);
+    chat.signal({ type: 'typing', chat_id: 8 });
+    expect(first.sent).toHaveLength(2);
+    first.onclose?.({ code: 1006 });
+    expect(first.sent).toHaveLength(2);
+
+    const late = setup();
+    late.signal({ type: 'typing', chat_id: 7 });
+    await jest.advanceTimersByTimeAsync(config.typingSignalEveryMs + 1);
+    FakeSocket.all[0]!.open();
+    expect(FakeSocket.all[0]!.sent).toEqual([]);
+  });
+
   it('keeps at most sendWindow sends unanswered and sends the rest, in order, as answers come', async () => {
     const chat = setup();
     const total = config.sendWindow + 5;

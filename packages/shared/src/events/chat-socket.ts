@@ -33,6 +33,12 @@ const TOKEN_EXPIRED = 4001;
 /** The server ended this person's sessions (blocked, deleted, role changed): a refresh says whether they go on. */
 const SESSION_ENDED = 4003;
 
+/** "I am typing in this chat" (docs/protocol.md). */
+export interface TypingSignal {
+  type: 'typing';
+  chat_id: number;
+}
+
 /**
  * The chat socket: opened on first use, frames queued until it is open (spec §4). Each send resolves with the
  * stored message once the server acknowledges it — after its commit. Unacknowledged sends are re-sent, in the
@@ -42,12 +48,6 @@ const SESSION_ENDED = 4003;
  * after it wait the time the server names and go again in order. A socket that stays silent past the
  * acknowledgement timeout is assumed dead and replaced. Only a refusal by the server rejects a send.
  */
-/** "I am typing in this chat" (docs/protocol.md). */
-export interface TypingSignal {
-  type: 'typing';
-  chat_id: number;
-}
-
 export class ChatSocket {
   private socket: WebSocket | null = null;
   private opening = false;
@@ -56,8 +56,8 @@ export class ChatSocket {
   private ackTimer: ReturnType<typeof setTimeout> | null = null;
   private attempt = 0;
   private closed = false;
-  /** The latest live signal asked for while the socket was not open: sent when it opens, never retried. */
-  private waitingSignal: TypingSignal | null = null;
+  /** The latest live signal asked for while the socket was not open, and when: sent if it opens soon after. */
+  private waitingSignal: { frame: TypingSignal; at: number } | null = null;
   /** While set, the server asked us to slow down: nothing is sent until it fires. */
   private rateTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -84,7 +84,7 @@ export class ChatSocket {
       this.socket.send(JSON.stringify(frame));
       return;
     }
-    this.waitingSignal = frame;
+    this.waitingSignal = { frame, at: Date.now() };
     void this.open();
   }
 
@@ -130,7 +130,8 @@ export class ChatSocket {
       this.attempt = 0;
       const signal = this.waitingSignal;
       this.waitingSignal = null;
-      if (signal) socket.send(JSON.stringify(signal));
+      // A signal says "now": one that waited for a slow connection would announce typing that may be over.
+      if (signal && Date.now() - signal.at < config.typingSignalEveryMs) socket.send(JSON.stringify(signal.frame));
       this.pump();
     };
     socket.onmessage = (message) => this.handleFrame(String(message.data));

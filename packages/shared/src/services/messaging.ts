@@ -88,6 +88,10 @@ const lastTypingSignal = new Map<number, number>();
  * keystroke; sends at most one signal per chat every `typingSignalEveryMs`.
  */
 export function notifyTyping(chatId: number, now = Date.now()): void {
+  // Only a member writes to a chat (staff may look into chats they are not in; the server would refuse it).
+  const me = useAuthStore.getState().user?.id;
+  const chat = useChatsStore.getState().chats.find((candidate) => candidate.id === chatId);
+  if (me === undefined || !chat?.participants.includes(me)) return;
   const last = lastTypingSignal.get(chatId);
   if (last !== undefined && now - last < config.typingSignalEveryMs) return;
   lastTypingSignal.set(chatId, now);

@@ -73,14 +73,19 @@ export class ChatSocketSession {
     }
     if (frame.type === 'ping') return this.answer(async () => this.link.send({ type: 'pong' }));
     if (frame.type === 'typing') {
-      const chatId = frame.chat_id;
+      // In frame order with this socket's messages: after the ones sent before it are stored (the others see
+      // the message, then that the next one is being typed), and before the next frame is read (a message sent
+      // right after it must not arrive before it: "typing" would then show for a message already there).
+      await this.answering;
+      let refused: { error: unknown } | null = null;
+      try {
+        await this.services.typing.typing(this.userId, frame.chat_id);
+      } catch (error) {
+        refused = { error };
+      }
+      // Only a refusal is answered: a signal that went out needs no answer.
       return this.answer(async () => {
-        try {
-          await this.services.typing.typing(this.userId, chatId);
-        } catch (error) {
-          // Only a refusal is answered: a signal that went out needs no answer.
-          this.link.send(this.refusal(error, undefined, 'typing signal failed'));
-        }
+        if (refused) this.link.send(this.refusal(refused.error, undefined, 'typing signal failed'));
       });
     }
     if (frame.type === 'hang') {
@@ -98,6 +103,8 @@ export class ChatSocketSession {
   }
 
   private async readSend(frame: SendFrame): Promise<void> {
+    // What they type next in this chat is a new message: its first signal goes out at once.
+    this.services.typing.sent(this.userId, frame.chat_id);
     let stored: Promise<SendResult>;
     try {
       this.pacing.checkOrder(frame.client_id);
