@@ -4,6 +4,7 @@ import { Sidebar } from '../sidebar/Sidebar';
 import { AdminBar } from './AdminBar';
 import { ConnectionBanner } from './ConnectionBanner';
 import { CallLayerSlot } from '../remotes/CallLayerSlot';
+import { GlobalShortcuts } from '../shortcuts/GlobalShortcuts';
 
 /**
  * Side bar (400 px) beside the main pane. At 800 px or narrower only one shows (spec §2): the side bar, full
@@ -24,6 +25,7 @@ export function ChatLayout() {
         </main>
       </div>
       <CallLayerSlot />
+      <GlobalShortcuts />
     </div>
   );
 }

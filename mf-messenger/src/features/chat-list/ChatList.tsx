@@ -1,6 +1,7 @@
-import { NavLink } from 'react-router-dom';
+import { useEffect } from 'react';
+import { NavLink, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { Avatar, formatListTime, useAuthStore, useSettingsStore } from '@messenger/shared';
+import { Avatar, Shortcuts, formatListTime, matchesShortcut, useAuthStore, useChatsStore, useSettingsStore } from '@messenger/shared';
 import { useChatRows, type ChatRowModel } from './useChatRows';
 import { messagePreview } from './preview';
 import { useTypingLabel } from '../chat/useTypingLabel';
@@ -9,6 +10,7 @@ import { useTypingLabel } from '../chat/useTypingLabel';
 export function ChatList() {
   const { t } = useTranslation('messenger');
   const { rows, loaded, searching } = useChatRows();
+  useChatSwitchKeys(rows);
   if (!loaded) return <p className="ui-empty">{t('common:loading')}</p>;
   if (rows.length === 0) return <p className="ui-empty">{searching ? t('chats.nothingFound') : t('chats.empty')}</p>;
   return (
@@ -57,4 +59,22 @@ function ChatRow({ row }: { row: ChatRowModel }) {
       </span>
     </NavLink>
   );
+}
+
+/** Alt+↑ / Alt+↓ open the chat above or below the open one, in the list as it shows (search included). */
+function useChatSwitchKeys(rows: ChatRowModel[]): void {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const step = matchesShortcut(event, Shortcuts.nextChat) ? 1 : matchesShortcut(event, Shortcuts.previousChat) ? -1 : 0;
+      if (step === 0 || rows.length === 0) return;
+      event.preventDefault();
+      const active = useChatsStore.getState().activeChatId;
+      const index = rows.findIndex((row) => row.chat.id === active);
+      const next = index === -1 ? (step > 0 ? 0 : rows.length - 1) : Math.min(rows.length - 1, Math.max(0, index + step));
+      if (rows[next]!.chat.id !== active) navigate(`/${rows[next]!.chat.id}`);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [rows, navigate]);
 }

@@ -35,6 +35,16 @@ export function ChatPage({ chatId }: { chatId: number }) {
   const [wasThere, setWasThere] = useState(false);
   const forwarding = useChatUiStore((state) => state.forwarding);
 
+  // Esc closes the info panel — unless a dialog is open above it, which takes its own Escape.
+  useEffect(() => {
+    if (!panelOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !document.querySelector('[role="dialog"]')) setPanelOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [panelOpen]);
+
   useEffect(() => {
     useChatsStore.getState().setActive(chatId);
     return () => {

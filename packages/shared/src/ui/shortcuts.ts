@@ -1,0 +1,35 @@
+/** A keyboard shortcut: the key (`KeyboardEvent.key`, case ignored) and the modifiers it needs, none other. */
+export interface Shortcut {
+  key: string;
+  /** Ctrl, or ⌘ on a Mac. */
+  mod?: boolean;
+  alt?: boolean;
+  shift?: boolean;
+}
+
+/** Whether a key press is exactly this shortcut. */
+export function matchesShortcut(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>, shortcut: Shortcut): boolean {
+  return (
+    event.key.toLowerCase() === shortcut.key.toLowerCase() &&
+    (event.ctrlKey || event.metaKey) === Boolean(shortcut.mod) &&
+    event.altKey === Boolean(shortcut.alt) &&
+    (shortcut.shift === undefined || event.shiftKey === shortcut.shift)
+  );
+}
+
+/** Whether the key press goes into something the person is writing in (where a bare key is text, not a command). */
+export function isTextEntry(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  return target instanceof HTMLInputElement && !['button', 'checkbox', 'radio', 'submit', 'reset', 'file', 'range', 'color'].includes(target.type);
+}
+
+/** The shortcuts of the app, in one place: the help dialog lists these, the handlers match these. */
+export const Shortcuts = {
+  search: { key: 'k', mod: true },
+  previousChat: { key: 'ArrowUp', alt: true },
+  nextChat: { key: 'ArrowDown', alt: true },
+  help: { key: '/', mod: true },
+  /** `?` outside a text field, however the layout makes it (Shift+/ on many: the character is what counts). */
+  helpKey: { key: '?' },
+} satisfies Record<string, Shortcut>;
