@@ -55,7 +55,7 @@ export { i18n, addTranslations, errorText } from './i18n';
 export { chatDisplay, type ChatDisplay } from './rules/chat-display';
 export { Avatar } from './ui/Avatar';
 export { Modal } from './ui/Modal';
-export { Shortcuts, isTextEntry, matchesShortcut, type Shortcut } from './ui/shortcuts';
+export { Shortcuts, isTextEntry, matchesShortcut, shortcutKeys, type Shortcut } from './ui/shortcuts';
 export { ConfirmDialog } from './ui/ConfirmDialog';
 export { PhoneField } from './ui/PhoneField';
 export { cleanUsername, isValidUsername } from './rules/username';

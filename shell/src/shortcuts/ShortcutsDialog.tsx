@@ -1,17 +1,18 @@
 import { useTranslation } from 'react-i18next';
-import { Modal } from '@messenger/shared';
+import { Modal, Shortcuts, shortcutKeys, type Shortcut } from '@messenger/shared';
 
 /** The mod key as this computer names it. */
 const MOD = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘' : 'Ctrl';
 
-const ROWS: Array<{ keys: string[][]; action: string }> = [
-  { keys: [[MOD, 'K']], action: 'shortcuts.search' },
-  { keys: [['Alt', '↑']], action: 'shortcuts.previousChat' },
-  { keys: [['Alt', '↓']], action: 'shortcuts.nextChat' },
-  { keys: [['Enter']], action: 'shortcuts.send' },
-  { keys: [['Shift', 'Enter']], action: 'shortcuts.newLine' },
-  { keys: [['Esc']], action: 'shortcuts.close' },
-  { keys: [['?'], [MOD, '/']], action: 'shortcuts.help' },
+/** What each shortcut does; its keys come from the same list the handlers match. */
+const ROWS: Array<{ shortcuts: Shortcut[]; action: string }> = [
+  { shortcuts: [Shortcuts.search], action: 'shortcuts.search' },
+  { shortcuts: [Shortcuts.previousChat], action: 'shortcuts.previousChat' },
+  { shortcuts: [Shortcuts.nextChat], action: 'shortcuts.nextChat' },
+  { shortcuts: [Shortcuts.send], action: 'shortcuts.send' },
+  { shortcuts: [Shortcuts.newLine], action: 'shortcuts.newLine' },
+  { shortcuts: [Shortcuts.close], action: 'shortcuts.close' },
+  { shortcuts: [Shortcuts.helpKey, Shortcuts.help], action: 'shortcuts.help' },
 ];
 
 /** Every keyboard shortcut, with the keys as this computer names them. */
@@ -31,7 +32,7 @@ export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
             <tr key={row.action}>
               <th scope="row">{t(row.action)}</th>
               <td>
-                {row.keys.map((combo, index) => (
+                {row.shortcuts.map((shortcut) => shortcutKeys(shortcut, MOD)).map((combo, index) => (
                   <span key={combo.join('+')}>
                     {index > 0 && ` ${t('shortcuts.or')} `}
                     {combo.map((key, position) => (

@@ -1,4 +1,4 @@
-import { Shortcuts, isTextEntry, matchesShortcut } from './shortcuts';
+import { Shortcuts, isTextEntry, matchesShortcut, shortcutKeys } from './shortcuts';
 
 const press = (key: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey', boolean>> = {}) => ({
   key,
@@ -29,4 +29,13 @@ test('text fields take bare keys; buttons and the page do not', () => {
   expect(isTextEntry(checkbox)).toBe(false);
   expect(isTextEntry(document.createElement('button'))).toBe(false);
   expect(isTextEntry(document.body)).toBe(false);
+});
+
+test('a shortcut is shown with the keys a person presses', () => {
+  expect(shortcutKeys(Shortcuts.search, 'Ctrl')).toEqual(['Ctrl', 'K']);
+  expect(shortcutKeys(Shortcuts.search, '⌘')).toEqual(['⌘', 'K']);
+  expect(shortcutKeys(Shortcuts.nextChat, 'Ctrl')).toEqual(['Alt', '↓']);
+  expect(shortcutKeys(Shortcuts.newLine, 'Ctrl')).toEqual(['Shift', 'Enter']);
+  expect(shortcutKeys(Shortcuts.close, 'Ctrl')).toEqual(['Esc']);
+  expect(shortcutKeys(Shortcuts.helpKey, 'Ctrl')).toEqual(['?']);
 });

@@ -24,12 +24,25 @@ export function isTextEntry(target: EventTarget | null): boolean {
   return target instanceof HTMLInputElement && !['button', 'checkbox', 'radio', 'submit', 'reset', 'file', 'range', 'color'].includes(target.type);
 }
 
-/** The shortcuts of the app, in one place: the help dialog lists these, the handlers match these. */
+/** The shortcuts of the app, in one place: the handlers match these and the help dialog shows their keys. */
 export const Shortcuts = {
   search: { key: 'k', mod: true },
   previousChat: { key: 'ArrowUp', alt: true },
   nextChat: { key: 'ArrowDown', alt: true },
+  /** The composer's (it checks Enter itself, to leave an IME's composition alone). */
+  send: { key: 'Enter' },
+  newLine: { key: 'Enter', shift: true },
+  /** Every panel and dialog closes on it. */
+  close: { key: 'Escape' },
   help: { key: '/', mod: true },
   /** `?` outside a text field, however the layout makes it (Shift+/ on many: the character is what counts). */
   helpKey: { key: '?' },
 } satisfies Record<string, Shortcut>;
+
+const KEY_NAMES: Record<string, string> = { ArrowUp: '↑', ArrowDown: '↓', Escape: 'Esc' };
+
+/** A shortcut's keys as a person presses them, e.g. ['Ctrl', 'K'] (`modName`: 'Ctrl', or '⌘' on a Mac). */
+export function shortcutKeys(shortcut: Shortcut, modName: string): string[] {
+  const key = KEY_NAMES[shortcut.key] ?? (shortcut.key.length === 1 ? shortcut.key.toUpperCase() : shortcut.key);
+  return [...(shortcut.mod ? [modName] : []), ...(shortcut.alt ? ['Alt'] : []), ...(shortcut.shift ? ['Shift'] : []), key];
+}
