@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/index.js';
 import type { EventBus } from '../../events/bus.js';
-import { ServerStrings, forbidden } from '../../http/errors.js';
 import { chatUnavailable } from '../chats/repository.js';
+import { checkMaySend } from './writer.js';
 
 /** A person's typing signals for one chat go out at most this often (the client sends one every 3 s while typing). */
 export const TYPING_SIGNAL_INTERVAL_MS = 2_000;
@@ -38,9 +38,7 @@ export class TypingSignals {
          FROM users WHERE id = $1`,
       [userId, chatId],
     );
-    if (!row || row.deleted) throw forbidden(ServerStrings.noSuchUser, 'no_such_user');
-    if (row.blocked) throw forbidden(ServerStrings.banned, 'banned');
-    if (row.is_muted) throw forbidden(ServerStrings.muted, 'muted');
+    checkMaySend(row);
     const members = (row.members ?? []).map(Number);
     if (!members.includes(userId)) throw chatUnavailable();
     const signal = { event_type: 'typing', additional_info: { chat_id: chatId, user: { id: userId, name: row.name, username: row.username } } };

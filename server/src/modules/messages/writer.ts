@@ -80,6 +80,13 @@ interface FileLookup extends Record<string, unknown> {
   size: number;
 }
 
+/** Whether this person may write to chats at all (a send, or a typing signal): throws the refusal a send gets. */
+export function checkMaySend(sender: Pick<UserRow, 'deleted' | 'blocked' | 'is_muted'> | undefined): asserts sender {
+  if (!sender || sender.deleted) throw forbidden(ServerStrings.noSuchUser, 'no_such_user');
+  if (sender.blocked) throw forbidden(ServerStrings.banned, 'banned');
+  if (sender.is_muted) throw forbidden(ServerStrings.muted, 'muted');
+}
+
 /**
  * Writes messages in batches (group commit). Sends that arrive while a batch is being written wait for the next
  * one, so under load one transaction carries many messages, and at rest a send is written at once (no timer).
@@ -255,9 +262,7 @@ export class MessageWriter {
     const checked: Array<{ pending: Pending; chat: ChatState; sender: UserRow } | Outcome> = batch.map((pending) => {
       try {
         const sender = senders.get(pending.senderId);
-        if (!sender || sender.deleted) throw forbidden(ServerStrings.noSuchUser, 'no_such_user');
-        if (sender.blocked) throw forbidden(ServerStrings.banned, 'banned');
-        if (sender.is_muted) throw forbidden(ServerStrings.muted, 'muted');
+        checkMaySend(sender);
         const chat = chats.get(pending.input.chat_id);
         if (!chat || !chat.members.includes(pending.senderId)) throw chatUnavailable();
         return { pending, chat, sender };
