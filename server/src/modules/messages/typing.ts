@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '../../db/index.js';
 import type { EventBus } from '../../events/bus.js';
 import { chatUnavailable } from '../chats/repository.js';
@@ -8,8 +8,6 @@ import { checkMaySend } from './writer.js';
 export const TYPING_SIGNAL_INTERVAL_MS = 2_000;
 /** Typing frames one person may have looked up per second, over all chats: past it they are dropped unread. */
 const LOOKUPS_PER_SECOND = 5;
-/** (person, chat) pairs and people remembered at once; the oldest go first. */
-const REMEMBERED = 100_000;
 
 /**
  * "Anna is typing…": a signal to the chat's other members, never stored in the event log (a lost one is fine and a
@@ -20,8 +18,9 @@ const REMEMBERED = 100_000;
  * gets one read per chat every 2 s and at most five a second in all, whatever they send.
  */
 export class TypingSignals {
-  private readonly recent = new LRUCache<string, true>({ max: REMEMBERED, ttl: TYPING_SIGNAL_INTERVAL_MS, ttlAutopurge: false });
-  private readonly lookups = new LRUCache<number, { second: number; count: number }>({ max: REMEMBERED });
+  // Windows that expire by themselves (no table sized in advance: a 100 000-entry LRU cost 60 ms of every start).
+  private readonly perChat = new RateLimiterMemory({ keyPrefix: 'typing-chat', points: 1, duration: TYPING_SIGNAL_INTERVAL_MS / 1000 });
+  private readonly lookups = new RateLimiterMemory({ keyPrefix: 'typing-lookups', points: LOOKUPS_PER_SECOND, duration: 1 });
 
   constructor(
     private readonly db: Db,
@@ -29,9 +28,7 @@ export class TypingSignals {
   ) {}
 
   async typing(userId: number, chatId: number): Promise<void> {
-    const key = `${userId}:${chatId}`;
-    if (this.recent.has(key) || !this.mayLookUp(userId)) return;
-    this.recent.set(key, true);
+    if (!(await allowed(this.perChat, `${userId}:${chatId}`)) || !(await allowed(this.lookups, userId))) return;
     const [row] = await this.db.query<{ name: string; username: string | null; blocked: boolean; is_muted: boolean; deleted: boolean; members: number[] | null }>(
       `SELECT name, username, blocked, is_muted, deleted,
               (SELECT array_agg(m.user_id ORDER BY m.user_id) FROM chat_members m WHERE m.chat_id = $2) AS members
@@ -47,17 +44,17 @@ export class TypingSignals {
 
   /** They sent a message to the chat: their next signal there is about a new one and is not held back. */
   sent(userId: number, chatId: number): void {
-    this.recent.delete(`${userId}:${chatId}`);
+    void this.perChat.delete(`${userId}:${chatId}`);
   }
+}
 
-  private mayLookUp(userId: number): boolean {
-    const second = Math.floor(Date.now() / 1000);
-    const entry = this.lookups.get(userId);
-    if (!entry || entry.second !== second) {
-      this.lookups.set(userId, { second, count: 1 });
-      return true;
-    }
-    entry.count += 1;
-    return entry.count <= LOOKUPS_PER_SECOND;
+/** Takes one point of `key`'s window; false when it has none left (the frame is dropped, not answered). */
+async function allowed(limiter: RateLimiterMemory, key: string | number): Promise<boolean> {
+  try {
+    await limiter.consume(key);
+    return true;
+  } catch (refusal) {
+    if (refusal instanceof RateLimiterRes) return false;
+    throw refusal;
   }
 }
