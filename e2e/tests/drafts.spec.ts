@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { addContact, messageRow, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
+import { addContact, messageRow, newPhone, openChatWith, send, signUpInBrowser, STORED } from './fixtures';
 
 // Issue 14: what someone typed and did not send stays with its chat, across chat switches and reloads.
 test('an unsent text stays with its chat across a switch to another chat and a reload, and goes once sent', async ({ browser }) => {
@@ -31,7 +31,7 @@ test('an unsent text stays with its chat across a switch to another chat and a r
 
   await composer.fill('see you at eight');
   await composer.press('Enter');
-  await expect(messageRow(page, 'see you at eight').getByRole('img', { name: 'Sent' })).toBeVisible();
+  await expect(messageRow(page, 'see you at eight').getByRole('img', { name: STORED })).toBeVisible();
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Boris' })).toBeVisible();
   await expect(composer).toHaveValue('');

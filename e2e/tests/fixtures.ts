@@ -89,11 +89,14 @@ export async function openChatWith(page: Page, contactName: string): Promise<voi
   await expect(page.getByRole('heading', { name: contactName })).toBeVisible();
 }
 
+/** The send state of a message the server has: one tick ("Sent"), or two once someone read it ("Read"). */
+export const STORED = /^(Sent|Read)$/;
+
 /** Types and sends a text in the open chat, and waits until the server has it. */
 export async function send(page: Page, text: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Message' }).fill(text);
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
-  await expect(messageRow(page, text).getByRole('img', { name: 'Sent' })).toBeVisible();
+  await expect(messageRow(page, text).getByRole('img', { name: STORED })).toBeVisible();
 }
 
 /** The row of the message whose own text is exactly this (not a reply quoting it) in the open chat. */

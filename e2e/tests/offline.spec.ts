@@ -1,5 +1,5 @@
 import { expect, test, type WebSocketRoute } from './test';
-import { addContact, messageRow, newPhone, openChatWith, signUpInBrowser } from './fixtures';
+import { addContact, messageRow, newPhone, openChatWith, signUpInBrowser, STORED } from './fixtures';
 
 test('a message written while offline waits, survives a reload, and is delivered once when the connection returns', async ({ browser }) => {
   const anna = await (await browser.newContext()).newPage();
@@ -36,7 +36,7 @@ test('a message written while offline waits, survives a reload, and is delivered
 
   // Back online: sent once, in order, and Boris gets exactly one copy.
   offline = false;
-  await expect(messageRow(anna, 'Written on the train').getByRole('img', { name: 'Sent' })).toBeVisible({ timeout: 40_000 });
+  await expect(messageRow(anna, 'Written on the train').getByRole('img', { name: STORED })).toBeVisible({ timeout: 40_000 });
   await boris.getByRole('link', { name: /Anna/ }).click();
   await expect(messageRow(boris, 'Written on the train')).toHaveCount(1);
   await boris.reload();
@@ -64,7 +64,7 @@ test('losing the network shows that the connection is lost, and that it is back'
   await context.setOffline(false);
   await expect(anna.getByRole('status').filter({ hasText: 'Connected again' })).toBeVisible({ timeout: 30_000 });
   await expect(anna.getByRole('status').filter({ hasText: 'No connection' })).toHaveCount(0);
-  await expect(messageRow(anna, 'While the network was gone').getByRole('img', { name: 'Sent' })).toBeVisible({ timeout: 40_000 });
+  await expect(messageRow(anna, 'While the network was gone').getByRole('img', { name: STORED })).toBeVisible({ timeout: 40_000 });
   await expect(anna.getByRole('status').filter({ hasText: 'Connected again' })).toHaveCount(0);
   await context.close();
 });

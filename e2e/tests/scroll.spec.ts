@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { addContact, makePng, messageAction, messageRow, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
+import { addContact, makePng, messageAction, messageRow, newPhone, openChatWith, send, signUpInBrowser, STORED } from './fixtures';
 
 /** Sends many texts quickly (without waiting for each), then waits for the last one to be stored. */
 async function sendMany(page: Page, texts: string[]): Promise<void> {
@@ -8,7 +8,7 @@ async function sendMany(page: Page, texts: string[]): Promise<void> {
     await box.fill(text);
     await box.press('Enter');
   }
-  await expect(messageRow(page, texts.at(-1)!).getByRole('img', { name: 'Sent' })).toBeVisible({ timeout: 30_000 });
+  await expect(messageRow(page, texts.at(-1)!).getByRole('img', { name: STORED })).toBeVisible({ timeout: 30_000 });
 }
 
 async function pair(browser: Browser): Promise<[Page, Page]> {

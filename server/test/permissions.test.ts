@@ -296,6 +296,22 @@ describe('permission matrix: every route × every kind of caller', () => {
       setup: async (_as, w) => ({ message: (await sendText(server, w.actors.member.person!, w.S, 'delete me')).message.id }),
       call: (as, _w, ctx) => req(as, 'DELETE', `/chat/message/${ctx.message}`),
     },
+    {
+      route: 'GET /api/chat/message/:id/readers',
+      variant: 'a message of member in G',
+      expect: [401, 404, 404, 404, 403, 200, 404, 404],
+      setup: async (_as, w) => ({ message: (await sendText(server, w.actors.member.person!, w.G, 'who read me')).message.id }),
+      call: (as, _w, ctx) => req(as, 'GET', `/chat/message/${ctx.message}/readers`),
+      check: noDataWhenRefused,
+    },
+    {
+      route: 'GET /api/chat/message/:id/readers',
+      variant: 'a message of member in S (secret)',
+      expect: [401, 404, 404, 404, 404, 200, 403, 404],
+      setup: async (_as, w) => ({ message: (await sendText(server, w.actors.member.person!, w.S, 'who read me')).message.id }),
+      call: (as, _w, ctx) => req(as, 'GET', `/chat/message/${ctx.message}/readers`),
+      check: noDataWhenRefused,
+    },
     { route: 'GET /api/chat/call/history', expect: [401, 200, 200, 200, 200, 200, 200, 200], call: (as) => req(as, 'GET', '/chat/call/history') },
 
     // ── calls: members of the chat only (a running call is started by `owner` in G before each call) ──

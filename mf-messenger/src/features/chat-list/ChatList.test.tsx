@@ -25,6 +25,7 @@ function chat(id: number, peer: number, lastAt: string | null, unread = 0, text 
     last_message_at: lastAt,
     unread_messages: unread,
     notifications: true,
+    read_by_others_up_to: 0,
   };
 }
 

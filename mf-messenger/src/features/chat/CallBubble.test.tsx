@@ -24,6 +24,7 @@ const chat = {
   last_message_at: null,
   unread_messages: 0,
   notifications: true,
+  read_by_others_up_to: 0,
 } satisfies Chat;
 
 /** A call message as the server stores it: type 'call', no text, no file. */

@@ -26,6 +26,7 @@ function chat(overrides: Partial<Chat> = {}): Chat {
     last_message_at: null,
     unread_messages: 0,
     notifications: true,
+    read_by_others_up_to: 0,
     ...overrides,
   };
 }

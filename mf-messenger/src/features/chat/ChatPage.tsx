@@ -8,6 +8,7 @@ import { Composer } from './Composer';
 import { ChatSearch } from './ChatSearch';
 import { DeleteMessageDialog } from './DeleteMessageDialog';
 import { ForwardDialog } from './ForwardDialog';
+import { ReadersDialog } from './ReadersDialog';
 import { useChatUiStore } from './chatUiStore';
 import { useUploadsStore } from './uploadsStore';
 import { GroupPanel } from '../groups/GroupPanel';
@@ -146,6 +147,7 @@ export function ChatPage({ chatId }: { chatId: number }) {
           )}
           <MessageList chat={chat} highlight={searching ? query : undefined} />
           <DeleteMessageDialog chat={chat} />
+          <ReadersDialog chat={chat} />
           {forwarding && forwarding.message.chat_id === chat.id && (
             <ForwardDialog message={forwarding.message} authorName={forwarding.authorName} onClose={() => useChatUiStore.getState().askForward(null)} />
           )}

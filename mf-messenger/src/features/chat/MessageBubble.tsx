@@ -72,7 +72,7 @@ export const MessageBubble = memo(function MessageBubble({ message, chat, own, s
           <time dateTime={message.created_at} title={formatDetailedTime(message.created_at, language)}>
             {formatMessageTime(message.created_at, language)}
           </time>
-          {own && <SendState message={message} />}
+          {own && <SendState message={message} read={message.state === 'sent' && message.id <= chat.read_by_others_up_to} />}
         </span>
       </div>
       <MessageActions
@@ -101,7 +101,8 @@ function ReplyQuote({ chatId, reply }: { chatId: number; reply: NonNullable<Chat
   );
 }
 
-function SendState({ message }: { message: ChatMessage }) {
+/** Clock while sending, "Not sent" with retry, one tick once stored, two once someone else has read it. */
+function SendState({ message, read }: { message: ChatMessage; read: boolean }) {
   const { t } = useTranslation('messenger');
   if (message.state === 'sending') {
     return (
@@ -119,6 +120,13 @@ function SendState({ message }: { message: ChatMessage }) {
         <button type="button" className="msg-retry" onClick={() => retrySend(message)}>
           {t('chat.retry')}
         </button>
+      </span>
+    );
+  }
+  if (read) {
+    return (
+      <span className="msg-state msg-state-read" role="img" aria-label={t('chat.read')} title={t('chat.read')}>
+        <Icon name="checks" size={14} />
       </span>
     );
   }

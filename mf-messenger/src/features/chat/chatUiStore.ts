@@ -15,10 +15,13 @@ export interface ChatUiState {
   deleting: ChatMessage | null;
   /** The message being forwarded (and its author's name), kept here for the same reason. */
   forwarding: { message: ChatMessage; authorName: string } | null;
+  /** The message of mine whose readers are shown (read receipts in a group), kept here for the same reason. */
+  showingReaders: ChatMessage | null;
   setReplyTo(chatId: number, message: ChatMessage | undefined): void;
   focusMessage(chatId: number, messageId: number): void;
   askDelete(message: ChatMessage | null): void;
   askForward(forwarding: { message: ChatMessage; authorName: string } | null): void;
+  showReaders(message: ChatMessage | null): void;
 }
 
 export const useChatUiStore = create<ChatUiState>((set) => ({
@@ -26,8 +29,10 @@ export const useChatUiStore = create<ChatUiState>((set) => ({
   focus: null,
   deleting: null,
   forwarding: null,
+  showingReaders: null,
   setReplyTo: (chatId, message) => set((state) => ({ replyTo: { ...state.replyTo, [chatId]: message } })),
   focusMessage: (chatId, messageId) => set({ focus: { chatId, messageId, nonce: Date.now() } }),
   askDelete: (message) => set({ deleting: message }),
   askForward: (forwarding) => set({ forwarding }),
+  showReaders: (message) => set({ showingReaders: message }),
 }));

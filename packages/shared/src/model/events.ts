@@ -9,6 +9,8 @@ export interface FlowEventMap {
   video: MessageEventInfo;
   document: MessageEventInfo;
   'chat-read': { chat_id: number; unread_messages: number };
+  /** Someone read the chat up to `up_to`, past messages of mine (read receipts). */
+  'messages-read': { chat_id: number; reader_id: number; up_to: number };
   'contact-joined': { contact: Contact; user: { id: number } };
   'message-deleted': { chat_id: number; message_id: number; last_message: Message | null };
   'invited-to-chat': { chat_id: number; chat: Chat; user: PublicUser };

@@ -117,6 +117,8 @@ export interface Chat {
   last_message_at: string | null;
   unread_messages: number;
   notifications: boolean;
+  /** Read receipts: the newest message someone else in the chat has read up to (0: none); mine up to it are read. */
+  read_by_others_up_to: number;
   /** Client-side only: the latest message was just deleted and none is left — the preview says so (spec §4). */
   last_message_deleted?: boolean;
 }

@@ -41,6 +41,7 @@ function chat(id: number, extra: Partial<Chat> = {}): Chat {
     last_message_at: null,
     unread_messages: 0,
     notifications: true,
+    read_by_others_up_to: 0,
     ...extra,
   };
 }
@@ -80,6 +81,19 @@ test('chat-read sets what is left unread after the read mark', () => {
   useChatsStore.getState().patch(1, { unread_messages: 4 });
   useChatsStore.getState().applyEvent(event(11, 'chat-read', { chat_id: 1, unread_messages: 1 }), 1);
   expect(useChatsStore.getState().chats.find((c) => c.id === 1)!.unread_messages).toBe(1);
+});
+
+test('read receipts: a reply or a messages-read event moves how far the others read, never back; my own messages do not', () => {
+  const store = useChatsStore.getState();
+  const readUpTo = () => useChatsStore.getState().chats.find((c) => c.id === 1)!.read_by_others_up_to;
+  store.applyEvent(event(11, 'text', { chat_id: 1, message_id: 5, message: message(5, 1, 1), user: { id: 1 } as never }), 1);
+  expect(readUpTo()).toBe(0);
+  store.applyEvent(event(12, 'messages-read', { chat_id: 1, reader_id: 2, up_to: 5 }), 1);
+  expect(readUpTo()).toBe(5);
+  store.applyEvent(event(13, 'text', { chat_id: 1, message_id: 8, message: message(8, 1, 2), user: { id: 2 } as never }), 1);
+  expect(readUpTo()).toBe(8);
+  store.applyEvent(event(14, 'messages-read', { chat_id: 1, reader_id: 2, up_to: 6 }), 1);
+  expect(readUpTo()).toBe(8);
 });
 
 test('events already reflected in the loaded list are ignored', () => {

@@ -72,14 +72,19 @@ export const useChatsStore = create<ChatsState>((set, get) => {
     return request;
   };
 
-  const withMessage = (chat: Chat, message: Message, unreadDelta: number): Chat => {
+  const withMessage = (chat: Chat, message: Message, unreadDelta: number, myId?: number): Chat => {
+    // Whoever writes has read the chat up to their message (the server moves their read mark there too).
+    const readByOthers = myId !== undefined && message.sender_id !== myId ? Math.max(chat.read_by_others_up_to, message.id) : chat.read_by_others_up_to;
     // An older message (a replay racing a fresher list) must not replace a newer preview.
-    if (chat.last_message && chat.last_message.id >= message.id) return chat;
+    if (chat.last_message && chat.last_message.id >= message.id) {
+      return readByOthers === chat.read_by_others_up_to ? chat : { ...chat, read_by_others_up_to: readByOthers };
+    }
     return {
       ...chat,
       last_message: message,
       last_message_at: message.created_at,
       unread_messages: chat.unread_messages + unreadDelta,
+      read_by_others_up_to: readByOthers,
     };
   };
 
@@ -116,6 +121,13 @@ export const useChatsStore = create<ChatsState>((set, get) => {
         // What is left unread after a read mark (0, or messages that came after what was seen) — in log order.
         const { chat_id, unread_messages } = (event as FlowEvent<'chat-read'>).additional_info;
         get().patch(chat_id, { unread_messages });
+        return;
+      }
+      if (event.event_type === 'messages-read') {
+        // Read receipts: someone read past messages of mine; a mark never moves back.
+        const { chat_id, up_to } = (event as FlowEvent<'messages-read'>).additional_info;
+        const chat = get().chats.find((candidate) => candidate.id === chat_id);
+        if (chat && up_to > chat.read_by_others_up_to) get().patch(chat_id, { read_by_others_up_to: up_to });
         return;
       }
       if (event.event_type === 'invited-to-chat' || event.event_type === 'chat-updated') {
@@ -165,7 +177,7 @@ export const useChatsStore = create<ChatsState>((set, get) => {
         // person (a visible chat page) marks it read, which tells the server; a hidden tab leaves it unread.
         const unread = message.sender_id !== myId ? 1 : 0;
         set((state) => ({
-          chats: sortChats(state.chats.map((chat) => (chat.id === message.chat_id ? withMessage(chat, message, unread) : chat))),
+          chats: sortChats(state.chats.map((chat) => (chat.id === message.chat_id ? withMessage(chat, message, unread, myId) : chat))),
         }));
       }
     },

@@ -145,6 +145,11 @@ export interface ChatView {
   last_message_at: string | null;
   unread_messages: number;
   notifications: boolean;
+  /**
+   * Read receipts: the newest message id someone other than the viewer has read up to (0: none). The viewer's own
+   * messages up to it show as read; in a private chat that is the other person, in a group anyone.
+   */
+  read_by_others_up_to: number;
 }
 
 export interface ChatRow extends Record<string, unknown> {
@@ -164,6 +169,13 @@ export interface ChatRow extends Record<string, unknown> {
   notifications: boolean;
   participants: number[];
   last_message: MessageRow | null;
+  read_by_others_up_to: number;
+}
+
+/** The furthest read mark of the chat's other members (`viewer` is an SQL expression for the viewer's id). */
+function readByOthers(viewer: string): string {
+  return `(SELECT coalesce(max(o.last_read_message_id), 0) FROM chat_members o
+            WHERE o.chat_id = c.id AND o.user_id <> ${viewer}) AS read_by_others_up_to`;
 }
 
 const CHAT_FIELDS = `c.id, c.chat_type, c.is_secret, c.name, c.avatar, c.owner_id, c.invite_code, c.interval_seconds,
@@ -180,13 +192,13 @@ const CHAT_FIELDS = `c.id, c.chat_type, c.is_secret, c.name, c.avatar, c.owner_i
  * message come as JSON so both drivers parse them the same way.
  */
 export const CHAT_SELECT = `
-  SELECT ${CHAT_FIELDS}, m.user_id AS viewer_id, m.unread_count, m.notifications
+  SELECT ${CHAT_FIELDS}, m.user_id AS viewer_id, m.unread_count, m.notifications, ${readByOthers('m.user_id')}
     FROM chat_members m JOIN chats c ON c.id = m.chat_id`;
 
 /** Chats seen by someone who may not be a member (`$1` is the viewer): admins and secret groups. */
 export const CHAT_SELECT_ANY = `
   SELECT ${CHAT_FIELDS}, m.user_id AS viewer_id, coalesce(m.unread_count, 0) AS unread_count,
-         coalesce(m.notifications, true) AS notifications
+         coalesce(m.notifications, true) AS notifications, ${readByOthers('$1')}
     FROM chats c LEFT JOIN chat_members m ON m.chat_id = c.id AND m.user_id = $1`;
 
 export function toChat(row: ChatRow, origin: string, viewerId: number | null = row.viewer_id): ChatView {
@@ -209,5 +221,6 @@ export function toChat(row: ChatRow, origin: string, viewerId: number | null = r
     last_message_at: row.last_message_at === null ? null : new Date(row.last_message_at).toISOString(),
     unread_messages: row.unread_count,
     notifications: row.notifications,
+    read_by_others_up_to: Number(row.read_by_others_up_to),
   };
 }

@@ -205,28 +205,46 @@ export class ChatsService {
         // Waits for a send in progress in this chat, so the recount below sees its message (locks: chats first).
         await tx.query('SELECT 1 FROM chats WHERE id = $1 FOR SHARE', [chatId]);
       }
-      const [changed] = await tx.query<{ unread_count: number }>(
+      // `before` is the read mark as it was (the FROM list sees the row before this update).
+      const [changed] = await tx.query<{ unread_count: number; before: number; after: number }>(
         upTo === undefined
           ? `UPDATE chat_members m SET unread_count = 0,
                     last_read_message_id = greatest(m.last_read_message_id, coalesce(c.last_message_id, 0))
-               FROM chats c
+               FROM chats c, (SELECT last_read_message_id AS before FROM chat_members WHERE chat_id = $1 AND user_id = $2) old
               WHERE c.id = m.chat_id AND m.chat_id = $1 AND m.user_id = $2
                 AND (m.unread_count > 0 OR m.last_read_message_id < coalesce(c.last_message_id, 0))
-              RETURNING m.unread_count`
+              RETURNING m.unread_count, old.before, m.last_read_message_id AS after`
           : `UPDATE chat_members m SET last_read_message_id = mark.id,
                     unread_count = (SELECT count(*)::int FROM messages x
                                      WHERE x.chat_id = m.chat_id AND x.deleted_at IS NULL AND x.sender_id <> m.user_id
                                        AND x.id > mark.id)
-               FROM (SELECT greatest(m0.last_read_message_id, least(coalesce(c.last_message_id, 0), $3::bigint)) AS id
+               FROM (SELECT greatest(m0.last_read_message_id, least(coalesce(c.last_message_id, 0), $3::bigint)) AS id,
+                            m0.last_read_message_id AS before
                        FROM chat_members m0 JOIN chats c ON c.id = m0.chat_id
                       WHERE m0.chat_id = $1 AND m0.user_id = $2) mark
               WHERE m.chat_id = $1 AND m.user_id = $2
                 AND (m.last_read_message_id < mark.id OR m.unread_count > 0)
-              RETURNING m.unread_count`,
+              RETURNING m.unread_count, mark.before, m.last_read_message_id AS after`,
         upTo === undefined ? [chatId, userId] : [chatId, userId, upTo],
       );
       if (changed) {
+        // Read receipts: whoever wrote one of the messages this mark passed hears how far the reader got.
+        const senders =
+          Number(changed.after) > Number(changed.before)
+            ? await tx.query<{ sender_id: number }>(
+                `SELECT DISTINCT x.sender_id FROM messages x
+                   JOIN chat_members s ON s.chat_id = x.chat_id AND s.user_id = x.sender_id
+                  WHERE x.chat_id = $1 AND x.id > $2 AND x.id <= $3 AND x.sender_id <> $4 AND x.deleted_at IS NULL`,
+                [chatId, changed.before, changed.after, userId],
+              )
+            : [];
+        const writers = senders.map((row) => Number(row.sender_id));
+        // Every log this transaction appends to, locked in id order first (as every writer of the log does).
+        if (writers.length > 0) await this.services.events.lockRecipients(tx, [userId, ...writers]);
         await this.services.events.append(tx, [userId], 'chat-read', { chat_id: chatId, unread_messages: changed.unread_count });
+        if (writers.length > 0) {
+          await this.services.events.append(tx, writers, 'messages-read', { chat_id: chatId, reader_id: userId, up_to: Number(changed.after) });
+        }
         return { chat_id: chatId, unread_messages: changed.unread_count };
       }
       await requireMembership(tx, userId, chatId);

@@ -27,6 +27,10 @@ export async function messagesRoutes(app: App): Promise<void> {
     return { deleted: true };
   });
 
+  app.get('/chat/message/:id/readers', { schema: { params: MessageIdParams } }, async (request) =>
+    messages.readers(caller(request).id, request.params.id),
+  );
+
   app.get(
     '/chat/socket',
     {

@@ -3,6 +3,7 @@ import { forbidden, notFound } from '../../http/errors.js';
 import { loadActor, usesAdminPower } from '../users/actor.js';
 import { lockChat, memberIds } from '../chats/repository.js';
 import { deleteMessages } from './deletion.js';
+import { toPublic, userColumns, type PublicUserView, type UserRow } from '../users/model.js';
 import type { SendInput, SendResult } from './send-input.js';
 
 export { TEXT_MAX, type SendInput, type SendResult } from './send-input.js';
@@ -46,5 +47,27 @@ export class MessagesService {
       }
       await deleteMessages(tx, this.services.events, chat.id, [messageId]);
     });
+  }
+
+  /**
+   * Read receipts: the members who have read one of the caller's messages (their read mark is at or past it),
+   * for the message's sender only. Anyone else in the chat gets 403; someone who cannot see it, 404.
+   */
+  async readers(userId: number, messageId: number): Promise<{ readers: PublicUserView[] }> {
+    const [message] = await this.services.db.query<{ chat_id: number; sender_id: number; member: boolean }>(
+      `SELECT x.chat_id, x.sender_id,
+              EXISTS (SELECT 1 FROM chat_members m WHERE m.chat_id = x.chat_id AND m.user_id = $2) AS member
+         FROM messages x WHERE x.id = $1 AND x.deleted_at IS NULL`,
+      [messageId, userId],
+    );
+    if (!message || !message.member) throw messageNotFound();
+    if (Number(message.sender_id) !== userId) throw forbidden('Only its sender can see who read a message', 'not_allowed');
+    const rows = await this.services.db.query<UserRow>(
+      `SELECT ${userColumns('u')} FROM chat_members m JOIN users u ON u.id = m.user_id
+        WHERE m.chat_id = $1 AND m.user_id <> $2 AND m.last_read_message_id >= $3
+        ORDER BY u.name, u.id`,
+      [message.chat_id, userId, messageId],
+    );
+    return { readers: rows.map((row) => toPublic(row, { showPhone: false })) };
   }
 }
