@@ -297,6 +297,14 @@ describe('permission matrix: every route × every kind of caller', () => {
       call: (as, _w, ctx) => req(as, 'DELETE', `/chat/message/${ctx.message}`),
     },
     {
+      route: 'PUT /api/chat/message/:id',
+      variant: 'a new message of member in G',
+      expect: [401, 404, 404, 404, 403, 200, 404, 404],
+      setup: async (_as, w) => ({ message: (await sendText(server, w.actors.member.person!, w.G, 'edit me')).message.id }),
+      call: (as, _w, ctx) => req(as, 'PUT', `/chat/message/${ctx.message}`, { text: 'edited' }),
+      check: noDataWhenRefused,
+    },
+    {
       route: 'GET /api/chat/message/:id/readers',
       variant: 'a message of member in G',
       expect: [401, 404, 404, 404, 403, 200, 404, 404],

@@ -60,6 +60,7 @@ export { ConfirmDialog } from './ui/ConfirmDialog';
 export { PhoneField } from './ui/PhoneField';
 export { cleanUsername, isValidUsername } from './rules/username';
 export { characterCount, clampCharacters } from './rules/text';
+export { canEdit, EDIT_WINDOW_MS } from './rules/edit';
 export {
   acquireMicrophone,
   acquireCallMedia,

@@ -11,6 +11,7 @@ const ROWS: Array<{ shortcuts: Shortcut[]; action: string }> = [
   { shortcuts: [Shortcuts.nextChat], action: 'shortcuts.nextChat' },
   { shortcuts: [Shortcuts.send], action: 'shortcuts.send' },
   { shortcuts: [Shortcuts.newLine], action: 'shortcuts.newLine' },
+  { shortcuts: [Shortcuts.editLast], action: 'shortcuts.editLast' },
   { shortcuts: [Shortcuts.close], action: 'shortcuts.close' },
   { shortcuts: [Shortcuts.helpKey, Shortcuts.help], action: 'shortcuts.help' },
 ];

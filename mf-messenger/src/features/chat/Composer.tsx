@@ -1,9 +1,24 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon, characterCount, clampCharacters, config, drafts, notifyTyping, sendMessage, useAuthStore, useBottomInset } from '@messenger/shared';
+import {
+  Icon,
+  Shortcuts,
+  canEdit,
+  characterCount,
+  clampCharacters,
+  config,
+  drafts,
+  matchesShortcut,
+  notifyTyping,
+  sendMessage,
+  useAuthStore,
+  useBottomInset,
+  useMessagesStore,
+} from '@messenger/shared';
 import { useChatUiStore } from './chatUiStore';
 import { useUploadsStore } from './uploadsStore';
 import { ReplyBar } from './ReplyBar';
+import { EditComposer } from './EditComposer';
 import { UploadProgress } from './UploadProgress';
 import { VoiceRecorder } from './VoiceRecorder';
 
@@ -58,6 +73,8 @@ export function Composer({ chatId }: { chatId: number }) {
   useBottomInset(area);
   const replyTo = useChatUiStore((state) => state.replyTo[chatId]);
   const setReplyTo = useChatUiStore((state) => state.setReplyTo);
+  const editing = useChatUiStore((state) => state.editing[chatId]);
+  const me = useAuthStore((state) => state.user?.id);
   const startUpload = useUploadsStore((state) => state.start);
   const trimmed = text.trim();
   const left = config.textMax - characterCount(text);
@@ -73,13 +90,23 @@ export function Composer({ chatId }: { chatId: number }) {
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) send(event);
     if (event.key === 'Escape' && replyTo) setReplyTo(chatId, undefined);
+    // ↑ in an empty composer edits my last message that may still be edited.
+    if (!text && matchesShortcut(event, Shortcuts.editLast)) {
+      const mine = useMessagesStore.getState().threads[chatId]?.messages.findLast((message) => canEdit(message, me));
+      if (mine) {
+        event.preventDefault();
+        useChatUiStore.getState().setEditing(chatId, mine);
+      }
+    }
   };
 
   return (
     <div className="msg-composer-area" ref={area}>
       <UploadProgress chatId={chatId} />
       {replyTo && <ReplyBar message={replyTo} onCancel={() => setReplyTo(chatId, undefined)} />}
-      {recording ? (
+      {editing ? (
+        <EditComposer key={editing.id} chatId={chatId} message={editing} />
+      ) : recording ? (
         <VoiceRecorder chatId={chatId} onDone={() => setRecording(false)} />
       ) : (
         <form className="msg-composer" onSubmit={send}>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import {
   Icon,
   Role,
+  canEdit,
   discardUnsent,
   retrySend,
   useAuthStore,
@@ -31,7 +32,7 @@ function canDelete(message: ChatMessage, chat: Chat, me: { id: number; role: num
   return message.sender_id === me.id || (chat.chat_type === 'group' && chat.owner_id === me.id) || (chat.is_secret && me.role >= Role.admin);
 }
 
-/** A message's actions: reply, forward, who read it (my messages in groups), copy, save as, delete — or, for one that was not sent, retry and discard. */
+/** A message's actions: reply, forward, edit (my recent texts), who read it (my messages in groups), copy, save as, delete — or, for one that was not sent, retry and discard. */
 export function MessageActions({ message, chat, own, senderName, position, onOpen, onClose }: MessageActionsProps) {
   const { t } = useTranslation('messenger');
   const me = useAuthStore((state) => state.user);
@@ -113,6 +114,7 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
         >
           {sent && !observer && item(t('chat.reply'), () => setReplyTo(chat.id, message))}
           {sent && !observer && message.type !== 'call' && item(t('chat.forward'), () => useChatUiStore.getState().askForward({ message, authorName: senderName }))}
+          {!observer && canEdit(message, me?.id) && item(t('chat.edit'), () => useChatUiStore.getState().setEditing(chat.id, message))}
           {sent && own && chat.chat_type === 'group' && item(t('chat.readBy'), () => useChatUiStore.getState().showReaders(message))}
           {message.type !== 'call' && (message.text || message.file) && item(t('chat.copy'), () => void copy())}
           {sent && message.file && <SaveAsLink path={message.file.path} name={message.file.name} asMenuItem onDone={onClose} />}

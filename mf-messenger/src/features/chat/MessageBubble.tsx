@@ -69,6 +69,11 @@ export const MessageBubble = memo(function MessageBubble({ message, chat, own, s
               <Icon name="timer" size={14} />
             </span>
           )}
+          {message.edited_at && (
+            <span className="msg-edited" title={t('chat.editedAt', { time: formatDetailedTime(message.edited_at, language) })}>
+              {t('chat.edited')}
+            </span>
+          )}
           <time dateTime={message.created_at} title={formatDetailedTime(message.created_at, language)}>
             {formatMessageTime(message.created_at, language)}
           </time>

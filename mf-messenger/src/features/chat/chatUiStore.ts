@@ -5,6 +5,8 @@ import type { ChatMessage } from '@messenger/shared';
 export interface ChatUiState {
   /** Per chat: the message the composer is replying to. */
   replyTo: Record<number, ChatMessage | undefined>;
+  /** Per chat: the message of mine whose text the composer is editing (instead of writing a new one). */
+  editing: Record<number, ChatMessage | undefined>;
   /** A message id the list should scroll to and highlight (reply quote click, search). */
   focus: { chatId: number; messageId: number; nonce: number } | null;
   /**
@@ -18,6 +20,8 @@ export interface ChatUiState {
   /** The message of mine whose readers are shown (read receipts in a group), kept here for the same reason. */
   showingReaders: ChatMessage | null;
   setReplyTo(chatId: number, message: ChatMessage | undefined): void;
+  /** Starts editing a message (which ends a reply being written) or, with undefined, stops. */
+  setEditing(chatId: number, message: ChatMessage | undefined): void;
   focusMessage(chatId: number, messageId: number): void;
   askDelete(message: ChatMessage | null): void;
   askForward(forwarding: { message: ChatMessage; authorName: string } | null): void;
@@ -26,11 +30,15 @@ export interface ChatUiState {
 
 export const useChatUiStore = create<ChatUiState>((set) => ({
   replyTo: {},
+  editing: {},
   focus: null,
   deleting: null,
   forwarding: null,
   showingReaders: null,
-  setReplyTo: (chatId, message) => set((state) => ({ replyTo: { ...state.replyTo, [chatId]: message } })),
+  setReplyTo: (chatId, message) =>
+    set((state) => ({ replyTo: { ...state.replyTo, [chatId]: message }, editing: message ? { ...state.editing, [chatId]: undefined } : state.editing })),
+  setEditing: (chatId, message) =>
+    set((state) => ({ editing: { ...state.editing, [chatId]: message }, replyTo: message ? { ...state.replyTo, [chatId]: undefined } : state.replyTo })),
   focusMessage: (chatId, messageId) => set({ focus: { chatId, messageId, nonce: Date.now() } }),
   askDelete: (message) => set({ deleting: message }),
   askForward: (forwarding) => set({ forwarding }),

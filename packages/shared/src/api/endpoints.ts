@@ -89,6 +89,8 @@ export const chatsApi = {
   /** Marks a chat read up to `upTo` (the newest message the person has seen; later ones stay unread), else all of it. */
   markRead: (chatId: number, upTo?: number) =>
     api.put<{ chat_id: number; unread_messages: number }>('/chat/read', undefined, { chat_id: chatId, message_id: upTo }),
+  /** Changes the text of one of my text messages (within 48 hours of sending it); answers with it as it now is. */
+  editMessage: (messageId: number, text: string) => api.put<{ message: Message }>(`/chat/message/${messageId}`, { text }).then((response) => response.message),
   /** Who has read one of my messages (its sender only). */
   readers: (messageId: number) => api.get<{ readers: PublicUser[] }>(`/chat/message/${messageId}/readers`).then((response) => response.readers),
   unreadCount: (chatId: number) => api.get<{ chat_id: number; unread_messages: number }>(`/chat/unread-count/${chatId}`),

@@ -12,6 +12,8 @@ export interface FlowEventMap {
   /** Someone read the chat up to `up_to`, past messages of mine (read receipts). */
   'messages-read': { chat_id: number; reader_id: number; up_to: number };
   'contact-joined': { contact: Contact; user: { id: number } };
+  /** Its sender edited a message: `message` as it now is. */
+  'message-edited': { chat_id: number; message_id: number; message: Message };
   'message-deleted': { chat_id: number; message_id: number; last_message: Message | null };
   'invited-to-chat': { chat_id: number; chat: Chat; user: PublicUser };
   'chat-interval': { chat_id: number; interval: number; user: PublicUser };

@@ -84,6 +84,8 @@ export interface Message {
   forwarded_from: { user_id: number; name: string } | null;
   created_at: string;
   expires_at: string | null;
+  /** When its sender last edited the text; null if never. */
+  edited_at: string | null;
 }
 
 /** How far an outgoing message has got. */

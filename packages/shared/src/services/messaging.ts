@@ -42,6 +42,7 @@ function pendingMessage(chatId: number, fields: Partial<ChatMessage>): ChatMessa
     forwarded_from: null,
     created_at: new Date().toISOString(),
     expires_at: null,
+    edited_at: null,
     state: 'sending',
     ...fields,
   };

@@ -41,6 +41,9 @@ function dispatch(event: FlowEvent): void {
       void useChatsStore.getState().markRead(active).catch(() => undefined);
     }
   }
+  if (event.event_type === 'message-edited') {
+    useMessagesStore.getState().edited((event as FlowEvent<'message-edited'>).additional_info.message);
+  }
   if (event.event_type === 'message-deleted') {
     const { chat_id, message_id } = (event as FlowEvent<'message-deleted'>).additional_info;
     // Admins keep deleted messages in view (spec §4).

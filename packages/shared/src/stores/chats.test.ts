@@ -19,6 +19,7 @@ function message(id: number, chatId: number, senderId: number, extra: Partial<Me
     forwarded_from: null,
     created_at: new Date(Date.UTC(2026, 0, 1, 0, id)).toISOString(),
     expires_at: null,
+    edited_at: null,
     ...extra,
   };
 }
@@ -130,6 +131,22 @@ describe('messages', () => {
       [1, 'sent'],
       [2, 'sent'],
     ]);
+  });
+
+  test('an edit replaces the text here and in the quotes of replies to it; an older copy never undoes it', () => {
+    const reply = stored(message(2, 1, 1, { reply_to: { id: 1, sender_id: 2, type: 'text', text: 'm1', file: null } }));
+    useMessagesStore.setState({ threads: { 1: { messages: [stored(message(1, 1, 2)), reply], hasMore: false, loading: false, loaded: true, error: null } } });
+    const edited = message(1, 1, 2, { text: 'better', edited_at: '2026-03-01T00:00:00.000Z' });
+    useMessagesStore.getState().edited(edited);
+    useMessagesStore.getState().receive(message(1, 1, 2));
+    expect(useMessagesStore.getState().threads[1]!.messages.map((m) => [m.id, m.text, m.edited_at, m.reply_to?.text])).toEqual([
+      [1, 'better', '2026-03-01T00:00:00.000Z', undefined],
+      [2, 'm2', null, 'better'],
+    ]);
+    // The chat list preview follows an edit of the latest message, not of another one.
+    useChatsStore.getState().patch(1, { last_message: message(1, 1, 2) });
+    useChatsStore.getState().applyEvent(event(11, 'message-edited', { chat_id: 1, message_id: 1, message: edited }), 1);
+    expect(useChatsStore.getState().chats.find((c) => c.id === 1)!.last_message!.text).toBe('better');
   });
 
   test('expired messages leave the view; deleted ones are removed', () => {

@@ -123,6 +123,13 @@ export const useChatsStore = create<ChatsState>((set, get) => {
         get().patch(chat_id, { unread_messages });
         return;
       }
+      if (event.event_type === 'message-edited') {
+        // The preview shows the latest message's new text.
+        const { chat_id, message } = (event as FlowEvent<'message-edited'>).additional_info;
+        const chat = get().chats.find((candidate) => candidate.id === chat_id);
+        if (chat?.last_message?.id === message.id) get().patch(chat_id, { last_message: message });
+        return;
+      }
       if (event.event_type === 'messages-read') {
         // Read receipts: someone read past messages of mine; a mark never moves back.
         const { chat_id, up_to } = (event as FlowEvent<'messages-read'>).additional_info;

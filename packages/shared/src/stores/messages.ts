@@ -26,6 +26,8 @@ export interface MessagesState {
   markSending(clientId: string, chatId: number): void;
   /** Removes a message that was never sent. */
   discard(clientId: string, chatId: number): void;
+  /** Its sender edited a message: the new text, here and in the quotes of the replies to it. */
+  edited(message: Message): void;
   /** A message was deleted (by its sender, an owner, or its timer). */
   remove(chatId: number, messageId: number): void;
   /** Drops messages whose auto-delete time has passed (the server deletes them too; this is not waiting for it). */
@@ -39,14 +41,20 @@ function stored(message: Message): ChatMessage {
   return { ...message, state: 'sent' };
 }
 
+/** Whether `a` is an older version of the same stored message than `b` (never edited counts as oldest). */
+function editedBefore(a: ChatMessage, b: ChatMessage): boolean {
+  return (a.edited_at ?? '') < (b.edited_at ?? '');
+}
+
 /** Merges messages into a thread: one copy per client id, stored ones ordered by id, pending ones last. */
 function merge(existing: ChatMessage[], incoming: ChatMessage[]): ChatMessage[] {
   const byClientId = new Map<string, ChatMessage>();
   for (const message of existing) byClientId.set(message.client_id, message);
   for (const message of incoming) {
     const known = byClientId.get(message.client_id);
-    // A stored copy always wins over a pending one.
-    if (!known || known.state !== 'sent' || message.state === 'sent') byClientId.set(message.client_id, message);
+    // A stored copy always wins over a pending one, and a later edit over an earlier text (a replayed event, a page
+    // loaded before the edit) — never the other way round.
+    if (!known || known.state !== 'sent' || (message.state === 'sent' && !editedBefore(message, known))) byClientId.set(message.client_id, message);
   }
   const all = [...byClientId.values()];
   const sent = all.filter((message) => message.state === 'sent').sort((a, b) => a.id - b.id);
@@ -110,6 +118,14 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
       })),
     discard: (clientId, chatId) =>
       update(chatId, (thread) => ({ messages: thread.messages.filter((message) => message.client_id !== clientId) })),
+    edited: (message) => {
+      if (!get().threads[message.chat_id]?.loaded) return;
+      update(message.chat_id, (thread) => ({
+        messages: merge(thread.messages, [stored(message)]).map((candidate) =>
+          candidate.reply_to?.id === message.id ? { ...candidate, reply_to: { ...candidate.reply_to, text: message.text } } : candidate,
+        ),
+      }));
+    },
     remove: (chatId, messageId) => {
       if (!get().threads[chatId]) return;
       update(chatId, (thread) => ({ messages: thread.messages.filter((message) => message.id !== messageId) }));

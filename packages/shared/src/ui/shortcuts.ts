@@ -32,6 +32,8 @@ export const Shortcuts = {
   /** The composer's (it checks Enter itself, to leave an IME's composition alone). */
   send: { key: 'Enter' },
   newLine: { key: 'Enter', shift: true },
+  /** In an empty composer: edit my last message. */
+  editLast: { key: 'ArrowUp', shift: false },
   /** Every panel and dialog closes on it. */
   close: { key: 'Escape' },
   help: { key: '/', mod: true },

@@ -5,6 +5,7 @@ import { calls } from './004-calls.js';
 import { writePath } from './005-write-path.js';
 import { sessionsPhones } from './006-sessions-phones.js';
 import { clusterNodes } from './007-cluster-nodes.js';
+import { messageEdits } from './008-message-edits.js';
 
 export interface Migration {
   version: number;
@@ -13,4 +14,4 @@ export interface Migration {
 }
 
 /** Every migration ever shipped, oldest first. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [initial, groupsFiles, staff, calls, writePath, sessionsPhones, clusterNodes];
+export const migrations: Migration[] = [initial, groupsFiles, staff, calls, writePath, sessionsPhones, clusterNodes, messageEdits];

@@ -40,6 +40,8 @@ export interface MessageView {
   forwarded_from: { user_id: number; name: string } | null;
   created_at: string;
   expires_at: string | null;
+  /** When its sender last edited the text; null if never. */
+  edited_at: string | null;
 }
 
 export interface MessageRow extends Record<string, unknown> {
@@ -66,6 +68,7 @@ export interface MessageRow extends Record<string, unknown> {
   forwarded_from_name: string | null;
   created_at: Date | string;
   expires_at: Date | string | null;
+  edited_at: Date | string | null;
 }
 
 /**
@@ -73,7 +76,7 @@ export interface MessageRow extends Record<string, unknown> {
  * message (blanked once it is deleted or expired) and the original author of a forward come in the same row.
  */
 export const MESSAGE_FIELDS = `msg.id, msg.chat_id, msg.sender_id, msg.client_id, msg.type, msg.text, msg.file_path,
-       msg.created_at, msg.expires_at, msg.meta,
+       msg.created_at, msg.expires_at, msg.edited_at, msg.meta,
        mf.original_name AS file_name, mf.size AS file_size, mf.mime AS file_mime,
        msg.reply_to_id, rm.sender_id AS reply_sender_id, rm.type AS reply_type,
        CASE WHEN rm.id IS NULL THEN NULL WHEN rm.deleted_at IS NULL AND (rm.expires_at IS NULL OR rm.expires_at > now())
@@ -122,6 +125,7 @@ export function toMessage(row: MessageRow): MessageView {
         : null,
     created_at: new Date(row.created_at).toISOString(),
     expires_at: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
+    edited_at: row.edited_at ? new Date(row.edited_at).toISOString() : null,
   };
 }
 

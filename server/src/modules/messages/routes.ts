@@ -3,7 +3,7 @@ import type { App } from '../../http/types.js';
 import { caller } from '../../http/types.js';
 import { Id } from '../../http/schema-types.js';
 import { checkOrigin } from '../realtime/socket-guard.js';
-import { MessagesService } from './service.js';
+import { MessagesService, TEXT_MAX } from './service.js';
 import { ChatSocketSession } from './chat-socket.js';
 
 /** Largest frame accepted on the chat socket: a 10 000-character message in any script fits with room. */
@@ -13,6 +13,8 @@ const ChatSocketQuery = Type.Object({ token: Type.String({ minLength: 1 }) });
 
 const MessageIdParams = Type.Object({ id: Id });
 /** The client says whether it thinks this is the chat's last message; the server works it out itself. */
+/** The new text (trimmed; 1 to 10 000 characters, counted as the server counts them: the bound here is the wire's). */
+const EditMessageBody = Type.Object({ text: Type.String({ maxLength: TEXT_MAX * 2 }) }, { additionalProperties: false });
 const DeleteMessageQuery = Type.Object({ is_last_message: Type.Optional(Type.Boolean()) });
 
 /**
@@ -26,6 +28,10 @@ export async function messagesRoutes(app: App): Promise<void> {
     await messages.delete(caller(request).id, request.params.id);
     return { deleted: true };
   });
+
+  app.put('/chat/message/:id', { schema: { params: MessageIdParams, body: EditMessageBody } }, async (request) =>
+    messages.edit(caller(request).id, request.params.id, request.body.text),
+  );
 
   app.get('/chat/message/:id/readers', { schema: { params: MessageIdParams } }, async (request) =>
     messages.readers(caller(request).id, request.params.id),

@@ -1,12 +1,19 @@
 import type { Services } from '../../services.js';
-import { forbidden, notFound } from '../../http/errors.js';
+import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { loadActor, usesAdminPower } from '../users/actor.js';
-import { lockChat, memberIds } from '../chats/repository.js';
+import { findMessageView, lockChat, memberIds } from '../chats/repository.js';
+import type { MessageView } from '../chats/model.js';
+import { characterCount } from '../../http/text.js';
+import { checkMaySend } from './writer.js';
+import { TEXT_MAX } from './send-input.js';
 import { deleteMessages } from './deletion.js';
 import { toPublic, userColumns, type PublicUserView, type UserRow } from '../users/model.js';
 import type { SendInput, SendResult } from './send-input.js';
 
 export { TEXT_MAX, type SendInput, type SendResult } from './send-input.js';
+
+/** How long after sending its sender may edit a message (issue 14: 48 hours, as the client shows it). */
+export const EDIT_WINDOW_HOURS = 48;
 
 const messageNotFound = () => notFound('Message not found', 'message_not_found');
 
@@ -69,5 +76,48 @@ export class MessagesService {
       [message.chat_id, userId, messageId],
     );
     return { readers: rows.map((row) => toPublic(row, { showPhone: false })) };
+  }
+
+  /**
+   * Edits the text of one of the caller's own text messages, within 48 hours of sending it; every member (the
+   * sender's other tabs too) gets `message-edited` with the message as it now is. Search finds the new text. The
+   * same text again changes nothing and tells nobody.
+   */
+  async edit(userId: number, messageId: number, newText: string): Promise<{ message: MessageView }> {
+    const text = newText.trim();
+    if (!text) throw badRequest('A message cannot be empty', 'empty_message');
+    if (characterCount(text) > TEXT_MAX) throw badRequest(`A message can be at most ${TEXT_MAX} characters`, 'message_too_long');
+    return this.services.db.transaction(async (tx) => {
+      const [sender] = await tx.query<{ deleted: boolean; blocked: boolean; is_muted: boolean }>(
+        'SELECT deleted, blocked, is_muted FROM users WHERE id = $1',
+        [userId],
+      );
+      checkMaySend(sender);
+      const visible = 'id = $1 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())';
+      const [found] = await tx.query<{ chat_id: number }>(`SELECT chat_id FROM messages WHERE ${visible}`, [messageId]);
+      if (!found) throw messageNotFound();
+      // The chat first (as every change to its messages does), then the message as it is under that lock.
+      const chat = await lockChat(tx, found.chat_id);
+      const [message] = await tx.query<{ sender_id: number; type: string; text: string; forwarded: boolean; too_old: boolean }>(
+        `SELECT sender_id, type, text, forwarded_from_id IS NOT NULL AS forwarded,
+                created_at < now() - make_interval(hours => $2) AS too_old
+           FROM messages WHERE ${visible}`,
+        [messageId, EDIT_WINDOW_HOURS],
+      );
+      if (!chat || !message) throw messageNotFound();
+      const members = await memberIds(tx, chat.id);
+      if (!members.includes(userId)) throw messageNotFound();
+      if (Number(message.sender_id) !== userId) throw forbidden('Only its sender can edit a message', 'not_allowed');
+      if (message.type !== 'text' || message.forwarded) throw badRequest('Only text messages you wrote can be edited', 'cannot_edit');
+      if (message.too_old) throw forbidden(`A message can be edited for ${EDIT_WINDOW_HOURS} hours after it is sent`, 'edit_window_passed');
+      if (message.text !== text) {
+        await tx.query('UPDATE messages SET text = $2, edited_at = now() WHERE id = $1', [messageId, text]);
+      }
+      const view = (await findMessageView(tx, messageId))!;
+      if (message.text !== text) {
+        await this.services.events.append(tx, members, 'message-edited', { chat_id: chat.id, message_id: messageId, message: view });
+      }
+      return { message: view };
+    });
   }
 }

@@ -576,6 +576,7 @@ function messageView(send: Prepared, row: InsertedRow): MessageView {
     forwarded_from: send.forwardedFrom,
     created_at: new Date(row.created_at).toISOString(),
     expires_at: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
+    edited_at: null,
   };
 }
 

@@ -1,0 +1,87 @@
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  chatsApi,
+  characterCount,
+  clampCharacters,
+  config,
+  errorText,
+  useMessagesStore,
+  useNotificationsStore,
+  type ChatMessage,
+} from '@messenger/shared';
+import { useChatUiStore } from './chatUiStore';
+
+/**
+ * The composer while one of my messages is being edited: its text to change, Enter (or Save) to store it, Esc (or
+ * the ×) to leave it as it was. What was being written before waits in the chat's draft and comes back after.
+ */
+export function EditComposer({ chatId, message }: { chatId: number; message: ChatMessage }) {
+  const { t } = useTranslation('messenger');
+  const [text, setText] = useState(message.text);
+  const [busy, setBusy] = useState(false);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const trimmed = text.trim();
+
+  useEffect(() => {
+    const field = box.current;
+    if (!field) return;
+    field.focus();
+    field.setSelectionRange(field.value.length, field.value.length);
+  }, []);
+
+  const stop = () => useChatUiStore.getState().setEditing(chatId, undefined);
+
+  const save = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (busy || !trimmed || characterCount(trimmed) > config.textMax) return;
+    if (trimmed === message.text) {
+      stop();
+      return;
+    }
+    setBusy(true);
+    try {
+      useMessagesStore.getState().edited(await chatsApi.editMessage(message.id, trimmed));
+      stop();
+    } catch (error) {
+      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:chat.editFailed') });
+      setBusy(false);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) void save(event);
+    if (event.key === 'Escape') {
+      // The edit closes, not the panel or dialog behind it.
+      event.stopPropagation();
+      stop();
+    }
+  };
+
+  return (
+    <>
+      <div className="msg-reply-bar" role="group" aria-label={t('chat.editing')}>
+        <span className="msg-reply-bar-text">
+          <strong>{t('chat.editing')}</strong>
+          <span>{message.text}</span>
+        </span>
+        <button type="button" className="ui-icon-button" aria-label={t('chat.cancelEdit')} onClick={stop}>
+          ×
+        </button>
+      </div>
+      <form className="msg-composer" onSubmit={(event) => void save(event)}>
+        <textarea
+          ref={box}
+          aria-label={t('chat.editBox')}
+          value={text}
+          rows={1}
+          onChange={(event) => setText(clampCharacters(event.target.value, config.textMax))}
+          onKeyDown={onKeyDown}
+        />
+        <button type="submit" className="ui-button ui-button-primary" disabled={busy || !trimmed}>
+          {t('chat.saveEdit')}
+        </button>
+      </form>
+    </>
+  );
+}
