@@ -154,6 +154,7 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
     });
   }
   app.addHook('onClose', async () => app.services.sockets.stop());
+  app.addHook('onClose', async () => app.services.presence.stop());
   app.addHook('onClose', async () => app.services.cluster?.close());
   // Counters only: nothing to flush, and a Redis that is away must not hold the close up.
   app.addHook('onClose', async () => app.services.redis?.disconnect());

@@ -18,6 +18,7 @@ import { CallsService } from './modules/calls/service.js';
 import { RateLimits } from './http/rate-limits.js';
 import { MessageWriter } from './modules/messages/writer.js';
 import { TypingSignals } from './modules/messages/typing.js';
+import { Presence } from './modules/presence/service.js';
 import { SocketSupervisor } from './modules/realtime/socket-guard.js';
 // Cluster-only parts (NATS, Redis: 130 ms to load) are imported when configured, so a single node starts faster.
 import type { NatsLink } from './cluster/nats-link.js';
@@ -49,6 +50,8 @@ export interface Services {
   messageWriter: MessageWriter;
   /** Who is typing where: live signals to a chat's members, never logged. */
   typing: TypingSignals;
+  /** Who is online: written and told as people's live-event sockets open and close. */
+  presence: Presence;
   /** Every authenticated socket of this process: token expiry and dead peers, with one timer. */
   sockets: SocketSupervisor;
   /** The link with the other nodes of a cluster (NATS_URL); none on a single node. */
@@ -147,6 +150,7 @@ export async function createServices(
     rateLimits: new RateLimits(config.rateLimits, redis ? { redis, prefix: config.clusterName } : undefined),
     messageWriter: new MessageWriter(db, bus),
     typing: new TypingSignals(db, bus),
+    presence: new Presence(db, bus, logger),
     sockets,
     cluster,
     redis,

@@ -77,7 +77,8 @@ describe('permission matrix: every route × every kind of caller', () => {
   let world: World;
   const topPhone = randomPhone();
   before(async () => {
-    server = await startServer({ ADMIN_PHONES: topPhone, GUESTS_PER_IP_PER_HOUR: '1000' });
+    // The matrix is about who may do what: the per-person rate limits (rate-limits.test.ts) are lifted out of its way.
+    server = await startServer({ ADMIN_PHONES: topPhone, GUESTS_PER_IP_PER_HOUR: '1000', RATE_SOCKETS_PER_MINUTE: '1000', RATE_MESSAGES_PER_10S: '1000' });
     world = await buildWorld(server, topPhone);
   });
   after(() => server.close());
@@ -297,6 +298,30 @@ describe('permission matrix: every route × every kind of caller', () => {
       call: (as, _w, ctx) => req(as, 'DELETE', `/chat/message/${ctx.message}`),
     },
     {
+      route: 'PUT /api/chat/message/:id/reaction',
+      variant: 'a message of member in G',
+      expect: [401, 404, 404, 404, 200, 200, 404, 404],
+      setup: async (_as, w) => ({ message: (await sendText(server, w.actors.member.person!, w.G, 'react to me')).message.id }),
+      call: (as, _w, ctx) => req(as, 'PUT', `/chat/message/${ctx.message}/reaction`, { emoji: '👍' }),
+      check: noDataWhenRefused,
+    },
+    {
+      route: 'PUT /api/chat/message/:id/reaction',
+      variant: 'a message of member in S (secret)',
+      expect: [401, 404, 404, 404, 404, 200, 200, 404],
+      setup: async (_as, w) => ({ message: (await sendText(server, w.actors.member.person!, w.S, 'react to me')).message.id }),
+      call: (as, _w, ctx) => req(as, 'PUT', `/chat/message/${ctx.message}/reaction`, { emoji: '👍' }),
+      check: noDataWhenRefused,
+    },
+    {
+      route: 'DELETE /api/chat/message/:id/reaction',
+      variant: 'a message of member in G',
+      expect: [401, 404, 404, 404, 200, 200, 404, 404],
+      setup: async (_as, w) => ({ message: (await sendText(server, w.actors.member.person!, w.G, 'react to me')).message.id }),
+      call: (as, _w, ctx) => req(as, 'DELETE', `/chat/message/${ctx.message}/reaction`),
+      check: noDataWhenRefused,
+    },
+    {
       route: 'PUT /api/chat/message/:id',
       variant: 'a new message of member in G',
       expect: [401, 404, 404, 404, 403, 200, 404, 404],
@@ -318,6 +343,18 @@ describe('permission matrix: every route × every kind of caller', () => {
       expect: [401, 404, 404, 404, 404, 200, 403, 404],
       setup: async (_as, w) => ({ message: (await sendText(server, w.actors.member.person!, w.S, 'who read me')).message.id }),
       call: (as, _w, ctx) => req(as, 'GET', `/chat/message/${ctx.message}/readers`),
+      check: noDataWhenRefused,
+    },
+    {
+      route: 'GET /api/user/:id/presence',
+      variant: 'a new person in a private chat with member',
+      expect: [401, 404, 404, 404, 404, 200, 404, 404],
+      setup: async (_as, w) => {
+        const target = await signUp(server);
+        await privateChat(server, target, w.actors.member.person!);
+        return { target: target.id };
+      },
+      call: (as, _w, ctx) => req(as, 'GET', `/user/${ctx.target}/presence`),
       check: noDataWhenRefused,
     },
     { route: 'GET /api/chat/call/history', expect: [401, 200, 200, 200, 200, 200, 200, 200], call: (as) => req(as, 'GET', '/chat/call/history') },

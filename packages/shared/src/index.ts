@@ -19,6 +19,7 @@ export { useSettingsStore, type SettingsState } from './stores/settings';
 export { useSearchStore, type SearchState } from './stores/search';
 export { useConnectionStore } from './stores/connection';
 export { useTypingStore, TYPING_SHOWN_MS, type Typist } from './stores/typing';
+export { usePresenceStore } from './stores/presence';
 export { useUsersStore, type UsersState } from './stores/users';
 export { useContactsStore, type ContactsState } from './stores/contacts';
 export { useNotificationsStore, type NotificationItem, type NotificationKind, type NotificationsState } from './stores/notifications';
@@ -61,6 +62,7 @@ export { PhoneField } from './ui/PhoneField';
 export { cleanUsername, isValidUsername } from './rules/username';
 export { characterCount, clampCharacters } from './rules/text';
 export { canEdit, EDIT_WINDOW_MS } from './rules/edit';
+export { REACTIONS, reactionName } from './rules/reactions';
 export {
   acquireMicrophone,
   acquireCallMedia,

@@ -44,6 +44,7 @@ function callMessage(senderId: number, meta: Record<string, unknown> = {}): Chat
     created_at: '2026-05-01T10:00:00Z',
     expires_at: null,
     edited_at: null,
+    reactions: [],
     state: 'sent',
   };
 }

@@ -21,6 +21,7 @@ import {
 import { AutoDeleteDialog, intervalLabel } from './AutoDeleteDialog';
 import { PhoneIcon } from './CallIcon';
 import { useTypingLabel } from './useTypingLabel';
+import { usePresenceLabel } from './usePresenceLabel';
 import { useAdminChatsStore } from '../chat-list/adminChatsStore';
 
 interface ChatHeaderProps {
@@ -58,6 +59,8 @@ export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggle
   const recording = recordingState?.chatId === chat.id ? recordingState.recording : null;
   const isGroup = chat.chat_type === 'group';
   const typing = useTypingLabel(chat.id);
+  // Presence is shown for the other person of a private chat (an observer sees none).
+  const presence = usePresenceLabel(!isGroup && chat.participants.includes(me) ? peerId : null);
   const observer = !chat.participants.includes(me);
   const leaving = isGroup && chat.owner_id !== me && !observer;
   // Only members can call (the server refuses others), and nobody calls a deleted person.
@@ -140,7 +143,7 @@ export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggle
               <span className="msg-typing">{typing}</span>
             ) : (
               <>
-                {isGroup ? t('chat.members', { count: chat.participants.length }) : t('chat.privateChat')}
+                {isGroup ? t('chat.members', { count: chat.participants.length }) : (presence ?? t('chat.privateChat'))}
                 {chat.interval > 0 && ` · ${t('chat.autoDeleteAfter', { interval: intervalLabel(chat.interval, i18n.language) })}`}
               </>
             )}

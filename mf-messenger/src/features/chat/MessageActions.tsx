@@ -2,6 +2,7 @@ import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   Icon,
+  REACTIONS,
   Role,
   canEdit,
   discardUnsent,
@@ -13,6 +14,7 @@ import {
 } from '@messenger/shared';
 import { useChatUiStore } from './chatUiStore';
 import { SaveAsLink } from './SaveAsLink';
+import { toggleReaction } from './MessageReactions';
 import { useIsObserver } from './observer';
 
 interface MessageActionsProps {
@@ -32,7 +34,7 @@ function canDelete(message: ChatMessage, chat: Chat, me: { id: number; role: num
   return message.sender_id === me.id || (chat.chat_type === 'group' && chat.owner_id === me.id) || (chat.is_secret && me.role >= Role.admin);
 }
 
-/** A message's actions: reply, forward, edit (my recent texts), who read it (my messages in groups), copy, save as, delete — or, for one that was not sent, retry and discard. */
+/** A message's actions: a reaction, reply, forward, edit (my recent texts), who read it (my messages in groups), copy, save as, delete — or, for one that was not sent, retry and discard. */
 export function MessageActions({ message, chat, own, senderName, position, onOpen, onClose }: MessageActionsProps) {
   const { t } = useTranslation('messenger');
   const me = useAuthStore((state) => state.user);
@@ -112,6 +114,26 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
           className={own ? 'msg-menu msg-menu-own' : 'msg-menu'}
           style={{ left: Math.min(position.x, window.innerWidth - 200), top: Math.min(position.y, window.innerHeight - 240) }}
         >
+          {sent && !observer && message.type !== 'call' && (
+            <div className="msg-menu-reactions">
+              {REACTIONS.map((reaction) => (
+                <button
+                  key={reaction.emoji}
+                  type="button"
+                  role="menuitem"
+                  className="msg-menu-reaction"
+                  aria-label={t('reactions.reactWith', { name: t(reaction.name) })}
+                  title={t(reaction.name)}
+                  onClick={() => {
+                    onClose();
+                    void toggleReaction(message, reaction.emoji, me?.id);
+                  }}
+                >
+                  {reaction.emoji}
+                </button>
+              ))}
+            </div>
+          )}
           {sent && !observer && item(t('chat.reply'), () => setReplyTo(chat.id, message))}
           {sent && !observer && message.type !== 'call' && item(t('chat.forward'), () => useChatUiStore.getState().askForward({ message, authorName: senderName }))}
           {!observer && canEdit(message, me?.id) && item(t('chat.edit'), () => useChatUiStore.getState().setEditing(chat.id, message))}

@@ -14,6 +14,7 @@ import {
 } from '@messenger/shared';
 import { MessageContent, Highlighted } from './MessageContent';
 import { MessageActions } from './MessageActions';
+import { MessageReactions } from './MessageReactions';
 import { useChatUiStore } from './chatUiStore';
 
 interface MessageBubbleProps {
@@ -63,6 +64,7 @@ export const MessageBubble = memo(function MessageBubble({ message, chat, own, s
             <Highlighted text={message.text} query={highlight} />
           </p>
         )}
+        <MessageReactions message={message} />
         <span className="msg-bubble-meta">
           {message.expires_at && (
             <span role="img" aria-label={t('chat.autoDeletes')} title={t('chat.autoDeletes')}>

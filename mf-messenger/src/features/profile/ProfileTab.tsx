@@ -16,6 +16,7 @@ import {
 } from '@messenger/shared';
 import { EditProfileForm } from './EditProfileForm';
 import { NotificationSettings } from './NotificationSettings';
+import { PrivacySettings } from './PrivacySettings';
 import { AppearanceSettings } from './AppearanceSettings';
 import { InviteLinkRow } from './InviteLinkRow';
 import { AvatarPicker } from '../avatar/AvatarPicker';
@@ -90,6 +91,7 @@ export function ProfileTab() {
         </section>
       )}
       <NotificationSettings user={user} />
+      <PrivacySettings user={user} />
       <AppearanceSettings />
       {!user.temporary && <InviteLinkRow link={user.invite_link} />}
       <div className="msg-profile-actions">

@@ -1,6 +1,7 @@
 // One typed function per server route (docs/api.md). Components and stores call these, never fetch.
-import type { CallRecord, Chat, ChatMetadata, Contact, JwtInfo, Me, Message, PublicUser, TotalStats } from '../model/types';
+import type { CallRecord, Chat, ChatMetadata, Contact, JwtInfo, Me, Message, PublicUser, Reaction, TotalStats } from '../model/types';
 import type { Credentials, Employee, FileTreeEntry, ManagerStats } from '../model/types';
+import type { LastSeenPrivacy, Presence } from '../model/types';
 import type { CallInfo, FileInfo, MeetingTicket } from '../model/types';
 import { api } from './client';
 
@@ -35,12 +36,15 @@ export interface EditProfileInput {
   popup_notifications?: boolean;
   sound_notifications?: boolean;
   private_notifications?: boolean;
+  last_seen_privacy?: LastSeenPrivacy;
 }
 
 export const userApi = {
   me: () => api.get<{ user: Me }>('/user').then((response) => response.user),
   edit: (changes: EditProfileInput) => api.put<{ user: Me }>('/user/edit', changes).then((response) => response.user),
   profile: (id: number) => api.get<{ user: PublicUser }>(`/user/${id}`).then((response) => response.user),
+  /** Whether someone I share a chat with (or have as a contact) is online, as far as they let me see. */
+  presence: (id: number) => api.get<{ presence: Presence }>(`/user/${id}/presence`).then((response) => response.presence),
   find: (query: string) => api.get<{ users: PublicUser[] }>('/user/find', { query }).then((response) => response.users),
   /** Follows an invite link: signed in, opens the chat with the inviter; not signed in, makes a guest account. */
   followInvite: (code: string, signedIn: boolean) =>
@@ -91,6 +95,12 @@ export const chatsApi = {
     api.put<{ chat_id: number; unread_messages: number }>('/chat/read', undefined, { chat_id: chatId, message_id: upTo }),
   /** Changes the text of one of my text messages (within 48 hours of sending it); answers with it as it now is. */
   editMessage: (messageId: number, text: string) => api.put<{ message: Message }>(`/chat/message/${messageId}`, { text }).then((response) => response.message),
+  /** Gives my reaction to a message (replacing mine), or with null takes it back; answers with its reactions now. */
+  react: (messageId: number, emoji: string | null) =>
+    (emoji === null
+      ? api.delete<{ reactions: Reaction[] }>(`/chat/message/${messageId}/reaction`)
+      : api.put<{ reactions: Reaction[] }>(`/chat/message/${messageId}/reaction`, { emoji })
+    ).then((response) => response.reactions),
   /** Who has read one of my messages (its sender only). */
   readers: (messageId: number) => api.get<{ readers: PublicUser[] }>(`/chat/message/${messageId}/readers`).then((response) => response.readers),
   unreadCount: (chatId: number) => api.get<{ chat_id: number; unread_messages: number }>(`/chat/unread-count/${chatId}`),

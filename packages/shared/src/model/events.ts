@@ -1,4 +1,4 @@
-import type { Chat, Contact, Message, PublicUser } from './types';
+import type { Chat, Contact, Message, PublicUser, Reaction } from './types';
 
 /** What each live event carries in `additional_info` (docs/protocol.md). */
 export interface FlowEventMap {
@@ -12,6 +12,8 @@ export interface FlowEventMap {
   /** Someone read the chat up to `up_to`, past messages of mine (read receipts). */
   'messages-read': { chat_id: number; reader_id: number; up_to: number };
   'contact-joined': { contact: Contact; user: { id: number } };
+  /** Someone reacted to a message, changed or took back their reaction: its reactions as they now are. */
+  'message-reactions': { chat_id: number; message_id: number; reactions: Reaction[] };
   /** Its sender edited a message: `message` as it now is. */
   'message-edited': { chat_id: number; message_id: number; message: Message };
   'message-deleted': { chat_id: number; message_id: number; last_message: Message | null };

@@ -1,5 +1,17 @@
 // The app's domain types. They mirror the server's JSON (docs/api.md); wire-to-app mapping lives in api/.
 
+export type LastSeenPrivacy = 'everyone' | 'contacts' | 'nobody';
+
+/**
+ * Someone's presence as I may see it: online, or offline since `last_seen_at` — or, where they keep it from me,
+ * only roughly when they were last online.
+ */
+export interface Presence {
+  user_id: number;
+  status: 'online' | 'offline' | 'recently' | 'within_week' | 'within_month' | 'long_ago';
+  last_seen_at: string | null;
+}
+
 export interface Me {
   id: number;
   name: string;
@@ -14,6 +26,8 @@ export interface Me {
   popup_notifications: boolean;
   private_notifications: boolean;
   sound_notifications: boolean;
+  /** Who sees when I was last online (presence): everyone, my contacts, nobody. */
+  last_seen_privacy: LastSeenPrivacy;
   isMuted: boolean;
   created_at: string;
   /** Staff only: whether their password and extra password are set (they must be before staff screens). */
@@ -86,6 +100,13 @@ export interface Message {
   expires_at: string | null;
   /** When its sender last edited the text; null if never. */
   edited_at: string | null;
+  /** Each emoji given to it and who gave it, oldest first (one per person). */
+  reactions: Reaction[];
+}
+
+export interface Reaction {
+  emoji: string;
+  user_ids: number[];
 }
 
 /** How far an outgoing message has got. */

@@ -43,6 +43,7 @@ function pendingMessage(chatId: number, fields: Partial<ChatMessage>): ChatMessa
     created_at: new Date().toISOString(),
     expires_at: null,
     edited_at: null,
+    reactions: [],
     state: 'sending',
     ...fields,
   };

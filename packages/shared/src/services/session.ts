@@ -15,6 +15,7 @@ import { useMessagesStore } from '../stores/messages';
 import { useNotificationsStore } from '../stores/notifications';
 import { useUsersStore } from '../stores/users';
 import { useTypingStore } from '../stores/typing';
+import { isPresence, usePresenceStore } from '../stores/presence';
 import { applyUserUpdated } from '../stores/profile-updates';
 import { ServerStrings } from '../rules/server-strings';
 import { chatSocket, createFlowClient } from './sockets';
@@ -40,6 +41,10 @@ function dispatch(event: FlowEvent): void {
     if (active === event.additional_info.chat_id && event.additional_info.message.sender_id !== me.id && document.visibilityState === 'visible') {
       void useChatsStore.getState().markRead(active).catch(() => undefined);
     }
+  }
+  if (event.event_type === 'message-reactions') {
+    const { chat_id, message_id, reactions } = (event as FlowEvent<'message-reactions'>).additional_info;
+    useMessagesStore.getState().reacted(chat_id, message_id, reactions);
   }
   if (event.event_type === 'message-edited') {
     useMessagesStore.getState().edited((event as FlowEvent<'message-edited'>).additional_info.message);
@@ -93,6 +98,7 @@ export function startSession(): Promise<void> {
       flow = createFlowClient({
         onEvent: dispatch,
         onSignal: (signal) => {
+          if (signal.event_type === 'presence' && isPresence(signal.additional_info)) usePresenceStore.getState().apply(signal.additional_info);
           if (signal.event_type !== 'typing' || !isTypingSignal(signal.additional_info)) return;
           useTypingStore.getState().started(signal.additional_info);
           eventBus.emit('typing', signal.additional_info);
@@ -147,6 +153,7 @@ export function stopSession(): void {
   useUsersStore.getState().reset();
   useNotificationsStore.getState().clear();
   useTypingStore.getState().clear();
+  usePresenceStore.getState().clear();
   useCallStore.setState({ incoming: null, active: null, notice: null });
   useAuthStore.getState().setUser(null);
   useAuthStore.getState().setHasSession(tokenStorage.hasSession());

@@ -20,6 +20,7 @@ function message(id: number, chatId: number, senderId: number, extra: Partial<Me
     created_at: new Date(Date.UTC(2026, 0, 1, 0, id)).toISOString(),
     expires_at: null,
     edited_at: null,
+    reactions: [],
     ...extra,
   };
 }

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { config } from '../config';
-import type { ChatMessage, Message } from '../model/types';
+import type { ChatMessage, Message, Reaction } from '../model/types';
 import { chatsApi } from '../api/endpoints';
 import { ApiError } from '../api/errors';
 
@@ -28,6 +28,8 @@ export interface MessagesState {
   discard(clientId: string, chatId: number): void;
   /** Its sender edited a message: the new text, here and in the quotes of the replies to it. */
   edited(message: Message): void;
+  /** A message's reactions as they now are. */
+  reacted(chatId: number, messageId: number, reactions: Reaction[]): void;
   /** A message was deleted (by its sender, an owner, or its timer). */
   remove(chatId: number, messageId: number): void;
   /** Drops messages whose auto-delete time has passed (the server deletes them too; this is not waiting for it). */
@@ -124,6 +126,12 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
         messages: merge(thread.messages, [stored(message)]).map((candidate) =>
           candidate.reply_to?.id === message.id ? { ...candidate, reply_to: { ...candidate.reply_to, text: message.text } } : candidate,
         ),
+      }));
+    },
+    reacted: (chatId, messageId, reactions) => {
+      if (!get().threads[chatId]) return;
+      update(chatId, (thread) => ({
+        messages: thread.messages.map((message) => (message.id === messageId && message.state === 'sent' ? { ...message, reactions } : message)),
       }));
     },
     remove: (chatId, messageId) => {

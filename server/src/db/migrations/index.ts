@@ -6,6 +6,8 @@ import { writePath } from './005-write-path.js';
 import { sessionsPhones } from './006-sessions-phones.js';
 import { clusterNodes } from './007-cluster-nodes.js';
 import { messageEdits } from './008-message-edits.js';
+import { reactions } from './009-reactions.js';
+import { presence } from './010-presence.js';
 
 export interface Migration {
   version: number;
@@ -14,4 +16,4 @@ export interface Migration {
 }
 
 /** Every migration ever shipped, oldest first. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [initial, groupsFiles, staff, calls, writePath, sessionsPhones, clusterNodes, messageEdits];
+export const migrations: Migration[] = [initial, groupsFiles, staff, calls, writePath, sessionsPhones, clusterNodes, messageEdits, reactions, presence];

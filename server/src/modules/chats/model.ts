@@ -42,6 +42,13 @@ export interface MessageView {
   expires_at: string | null;
   /** When its sender last edited the text; null if never. */
   edited_at: string | null;
+  /** Each emoji given to it and who gave it, oldest first (one per person). */
+  reactions: Reaction[];
+}
+
+export interface Reaction {
+  emoji: string;
+  user_ids: number[];
 }
 
 export interface MessageRow extends Record<string, unknown> {
@@ -69,14 +76,20 @@ export interface MessageRow extends Record<string, unknown> {
   created_at: Date | string;
   expires_at: Date | string | null;
   edited_at: Date | string | null;
+  reactions: Reaction[] | null;
 }
 
 /**
  * The select list of a MessageRow over `MESSAGE_FROM` (alias `msg`): the file's name, size and type, the quoted
  * message (blanked once it is deleted or expired) and the original author of a forward come in the same row.
  */
+/** A message's reactions as JSON (`msg` is the message): per emoji, who gave it, in the order they came. */
+export const REACTIONS_OF_MESSAGE = `(SELECT json_agg(json_build_object('emoji', g.emoji, 'user_ids', g.user_ids) ORDER BY g.first)
+     FROM (SELECT r.emoji, json_agg(r.user_id ORDER BY r.created_at, r.user_id) AS user_ids, min(r.created_at) AS first
+             FROM message_reactions r WHERE r.message_id = msg.id GROUP BY r.emoji) g)`;
+
 export const MESSAGE_FIELDS = `msg.id, msg.chat_id, msg.sender_id, msg.client_id, msg.type, msg.text, msg.file_path,
-       msg.created_at, msg.expires_at, msg.edited_at, msg.meta,
+       msg.created_at, msg.expires_at, msg.edited_at, msg.meta, ${REACTIONS_OF_MESSAGE} AS reactions,
        mf.original_name AS file_name, mf.size AS file_size, mf.mime AS file_mime,
        msg.reply_to_id, rm.sender_id AS reply_sender_id, rm.type AS reply_type,
        CASE WHEN rm.id IS NULL THEN NULL WHEN rm.deleted_at IS NULL AND (rm.expires_at IS NULL OR rm.expires_at > now())
@@ -126,6 +139,7 @@ export function toMessage(row: MessageRow): MessageView {
     created_at: new Date(row.created_at).toISOString(),
     expires_at: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
     edited_at: row.edited_at ? new Date(row.edited_at).toISOString() : null,
+    reactions: row.reactions ?? [],
   };
 }
 

@@ -5,6 +5,7 @@ import { Id } from '../../http/schema-types.js';
 import { checkOrigin } from '../realtime/socket-guard.js';
 import { MessagesService, TEXT_MAX } from './service.js';
 import { ChatSocketSession } from './chat-socket.js';
+import { REACTION_EMOJI, Reactions } from './reactions.js';
 
 /** Largest frame accepted on the chat socket: a 10 000-character message in any script fits with room. */
 export const CHAT_FRAME_MAX_BYTES = 64 * 1024;
@@ -15,6 +16,7 @@ const MessageIdParams = Type.Object({ id: Id });
 /** The client says whether it thinks this is the chat's last message; the server works it out itself. */
 /** The new text (trimmed; 1 to 10 000 characters, counted as the server counts them: the bound here is the wire's). */
 const EditMessageBody = Type.Object({ text: Type.String({ maxLength: TEXT_MAX * 2 }) }, { additionalProperties: false });
+const ReactionBody = Type.Object({ emoji: Type.Union(REACTION_EMOJI.map((emoji) => Type.Literal(emoji))) }, { additionalProperties: false });
 const DeleteMessageQuery = Type.Object({ is_last_message: Type.Optional(Type.Boolean()) });
 
 /**
@@ -31,6 +33,14 @@ export async function messagesRoutes(app: App): Promise<void> {
 
   app.put('/chat/message/:id', { schema: { params: MessageIdParams, body: EditMessageBody } }, async (request) =>
     messages.edit(caller(request).id, request.params.id, request.body.text),
+  );
+
+  const reactions = new Reactions(app.services);
+  app.put('/chat/message/:id/reaction', { schema: { params: MessageIdParams, body: ReactionBody } }, async (request) =>
+    reactions.set(caller(request).id, request.params.id, request.body.emoji),
+  );
+  app.delete('/chat/message/:id/reaction', { schema: { params: MessageIdParams } }, async (request) =>
+    reactions.set(caller(request).id, request.params.id, null),
   );
 
   app.get('/chat/message/:id/readers', { schema: { params: MessageIdParams } }, async (request) =>

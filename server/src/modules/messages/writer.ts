@@ -577,6 +577,7 @@ function messageView(send: Prepared, row: InsertedRow): MessageView {
     created_at: new Date(row.created_at).toISOString(),
     expires_at: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
     edited_at: null,
+    reactions: [],
   };
 }
 

@@ -51,7 +51,12 @@ export async function flowRoutes(app: App): Promise<void> {
           link.send({ event_type: 'error', additional_info: { message: ServerStrings.cannotParse } });
         }
       });
-      socket.on('close', () => connection.close());
+      const presence = app.services.presence;
+      presence.opened(userId);
+      socket.on('close', () => {
+        connection.close();
+        presence.closed(userId);
+      });
       void connection.start(parseSince(request.query.since));
     },
   );

@@ -66,6 +66,13 @@ export async function mergeGuestInto(
     [guestId, accountId],
   );
   await tx.query('UPDATE messages SET forwarded_from_id = $2 WHERE forwarded_from_id = $1', [guestId, accountId]);
+  // Reactions too, except where the account reacted to the same message itself (one per person: theirs stays).
+  await tx.query(
+    `UPDATE message_reactions r SET user_id = $2 WHERE r.user_id = $1
+        AND NOT EXISTS (SELECT 1 FROM message_reactions x WHERE x.message_id = r.message_id AND x.user_id = $2)`,
+    [guestId, accountId],
+  );
+  await tx.query('DELETE FROM message_reactions WHERE user_id = $1', [guestId]);
   await tx.query('UPDATE files SET owner_id = $2 WHERE owner_id = $1', [guestId, accountId]);
   await tx.query('UPDATE calls SET caller_id = $2 WHERE caller_id = $1', [guestId, accountId]);
   await tx.query('UPDATE chats SET owner_id = $2 WHERE owner_id = $1', [guestId, accountId]);

@@ -16,12 +16,13 @@ export interface UserRow extends Record<string, unknown> {
   sound_notifications: boolean;
   private_notifications: boolean;
   created_at: Date | string;
+  last_seen_privacy: 'everyone' | 'contacts' | 'nobody';
   /** Both staff passwords are set: the person signs in with them, not by SMS (the hashes never leave the database). */
   password_set: boolean;
 }
 
 const COLUMNS = ['id', 'phone', 'name', 'username', 'avatar', 'role', 'temporary', 'invite_code', 'notes', 'blocked',
-  'deleted', 'is_muted', 'popup_notifications', 'sound_notifications', 'private_notifications', 'created_at'];
+  'deleted', 'is_muted', 'popup_notifications', 'sound_notifications', 'private_notifications', 'last_seen_privacy', 'created_at'];
 
 /** The select list for a UserRow, optionally qualified with a table alias. */
 export function userColumns(alias?: string): string {
@@ -47,6 +48,8 @@ export interface MeView {
   popup_notifications: boolean;
   private_notifications: boolean;
   sound_notifications: boolean;
+  /** Who sees when they were last online: everyone, their contacts, nobody. */
+  last_seen_privacy: 'everyone' | 'contacts' | 'nobody';
   isMuted: boolean;
   created_at: string;
   /** Staff: whether both passwords are set (until then staff routes answer `password_setup_required`). */
@@ -82,6 +85,7 @@ export function toMe(row: UserRow, origin: string): MeView {
     popup_notifications: row.popup_notifications,
     private_notifications: row.private_notifications,
     sound_notifications: row.sound_notifications,
+    last_seen_privacy: row.last_seen_privacy,
     isMuted: row.is_muted,
     created_at: new Date(row.created_at).toISOString(),
     password_set: row.password_set,

@@ -28,6 +28,10 @@ export async function usersRoutes(app: App): Promise<void> {
     guests.followLink(request.query.code, bearerToken(request), request.ip, requestOrigin(request)),
   );
 
+  app.get('/user/:id/presence', { schema: { params: UserIdParams } }, async (request) => ({
+    presence: await app.services.presence.view(caller(request).id, request.params.id),
+  }));
+
   app.put('/user/phone', { schema: { body: PhoneBody } }, async (request) =>
     guests.requestPhone(caller(request).id, request.body.phone, request.ip),
   );

@@ -11,6 +11,8 @@ export const EditUserBody = Type.Object(
     popup_notifications: Type.Optional(Type.Boolean()),
     sound_notifications: Type.Optional(Type.Boolean()),
     private_notifications: Type.Optional(Type.Boolean()),
+    /** Who sees when they were last online (issue 14, presence). */
+    last_seen_privacy: Type.Optional(Type.Union([Type.Literal('everyone'), Type.Literal('contacts'), Type.Literal('nobody')])),
     /** A stored image path the caller uploaded, or null ('' too) to remove the avatar. Null first: see chats. */
     avatar: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 200 })])),
   },

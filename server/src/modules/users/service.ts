@@ -14,6 +14,7 @@ export interface EditUserInput {
   popup_notifications?: boolean | undefined;
   sound_notifications?: boolean | undefined;
   private_notifications?: boolean | undefined;
+  last_seen_privacy?: 'everyone' | 'contacts' | 'nobody' | undefined;
   avatar?: string | null | undefined;
 }
 
@@ -49,6 +50,7 @@ export class UsersService {
     if (input.popup_notifications !== undefined) set('popup_notifications', input.popup_notifications);
     if (input.sound_notifications !== undefined) set('sound_notifications', input.sound_notifications);
     if (input.private_notifications !== undefined) set('private_notifications', input.private_notifications);
+    if (input.last_seen_privacy !== undefined) set('last_seen_privacy', input.last_seen_privacy);
     if (input.avatar !== undefined) {
       // An avatar is an image this person uploaded; anyone signed in may then see it.
       const avatar = input.avatar || null;
@@ -62,6 +64,7 @@ export class UsersService {
       const [row] = await withProfileEvents(db, this.services.events, userId, seenByOthers, (tx) =>
         tx.query<UserRow>(`UPDATE users SET ${sets.join(', ')} WHERE id = $1 RETURNING ${userColumns()}`, params),
       );
+      if (input.last_seen_privacy !== undefined && input.last_seen_privacy !== current.last_seen_privacy) this.services.presence.privacyChanged(userId);
       return toMe(row!, origin);
     } catch (error) {
       if ((error as { code?: string }).code === '23505') throw conflict('This username is already taken', 'username_taken');

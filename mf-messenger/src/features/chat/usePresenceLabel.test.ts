@@ -1,0 +1,21 @@
+import { i18n } from '@messenger/shared';
+import { initTestI18n } from '@messenger/shared/testing';
+import '../../i18n';
+import { presenceLabel } from './usePresenceLabel';
+
+beforeAll(() => initTestI18n());
+
+const now = new Date(2026, 10, 26, 15, 30);
+const t = () => i18n.getFixedT('en', 'messenger');
+const offline = (at: Date) => ({ user_id: 2, status: 'offline' as const, last_seen_at: at.toISOString() });
+
+test('online, or last seen just now, today, yesterday or on a date; roughly when for someone who hides it', () => {
+  expect(presenceLabel({ user_id: 2, status: 'online', last_seen_at: null }, t(), 'en', now)).toBe('online');
+  expect(presenceLabel(offline(new Date(2026, 10, 26, 15, 29, 30)), t(), 'en', now)).toBe('last seen just now');
+  expect(presenceLabel(offline(new Date(2026, 10, 26, 14, 5)), t(), 'en', now)).toBe('last seen at 14:05');
+  expect(presenceLabel(offline(new Date(2026, 10, 25, 23, 59)), t(), 'en', now)).toBe('last seen yesterday at 23:59');
+  expect(presenceLabel(offline(new Date(2026, 10, 12, 9, 0)), t(), 'en', now)).toBe('last seen Nov 12');
+  expect(presenceLabel(offline(new Date(2025, 10, 12, 9, 0)), t(), 'en', now)).toBe('last seen Nov 12, 2025');
+  expect(presenceLabel({ user_id: 2, status: 'recently', last_seen_at: null }, t(), 'en', now)).toBe('last seen recently');
+  expect(presenceLabel({ user_id: 2, status: 'long_ago', last_seen_at: null }, t(), 'en', now)).toBe('last seen a long time ago');
+});

@@ -1,0 +1,37 @@
+import { useTranslation } from 'react-i18next';
+import { errorText, useAuthStore, useNotificationsStore, userApi, type LastSeenPrivacy, type Me } from '@messenger/shared';
+
+const CHOICES: LastSeenPrivacy[] = ['everyone', 'contacts', 'nobody'];
+
+/**
+ * Who sees when I was last online (and whether I am online now). The server enforces it: whoever may not see it
+ * gets only roughly when ("last seen recently").
+ */
+export function PrivacySettings({ user }: { user: Me }) {
+  const { t } = useTranslation('messenger');
+  const choose = async (value: LastSeenPrivacy) => {
+    const previous = useAuthStore.getState().user;
+    if (previous) useAuthStore.getState().setUser({ ...previous, last_seen_privacy: value });
+    try {
+      useAuthStore.getState().setUser(await userApi.edit({ last_seen_privacy: value }));
+    } catch (error) {
+      if (previous) useAuthStore.getState().setUser(previous);
+      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:profile.settingsError') });
+    }
+  };
+  return (
+    <fieldset className="msg-settings">
+      <legend>{t('privacy.title')}</legend>
+      <label className="msg-switch">
+        <span>{t('privacy.lastSeen')}</span>
+        <select value={user.last_seen_privacy} onChange={(event) => void choose(event.target.value as LastSeenPrivacy)}>
+          {CHOICES.map((choice) => (
+            <option key={choice} value={choice}>
+              {t(`privacy.${choice}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+    </fieldset>
+  );
+}

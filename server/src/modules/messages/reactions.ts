@@ -1,0 +1,57 @@
+import type { Services } from '../../services.js';
+import { forbidden, notFound } from '../../http/errors.js';
+import { lockChat, memberIds } from '../chats/repository.js';
+import { REACTIONS_OF_MESSAGE, type Reaction } from '../chats/model.js';
+import { checkMaySend } from './writer.js';
+
+/** The reactions a person can give (issue 14: a small fixed set), as the client shows them. */
+export const REACTION_EMOJI = ['👍', '❤️', '😂', '😮', '😢', '🙏'] as const;
+
+const messageNotFound = () => notFound('Message not found', 'message_not_found');
+
+/**
+ * Reactions: one per person per message — a new one replaces theirs, and it can be taken back. Any member who may
+ * send to the chat may react, to any message there but a call's; every member (the reactor's other tabs too)
+ * gets `message-reactions` with the message's reactions as they now are, so a replayed event is harmless.
+ */
+export class Reactions {
+  constructor(private readonly services: Services) {}
+
+  /** `emoji` null takes the caller's reaction back. */
+  async set(userId: number, messageId: number, emoji: string | null): Promise<{ chat_id: number; message_id: number; reactions: Reaction[] }> {
+    return this.services.db.transaction(async (tx) => {
+      const [sender] = await tx.query<{ deleted: boolean; blocked: boolean; is_muted: boolean }>(
+        'SELECT deleted, blocked, is_muted FROM users WHERE id = $1',
+        [userId],
+      );
+      checkMaySend(sender);
+      const visible = 'id = $1 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())';
+      const [found] = await tx.query<{ chat_id: number }>(`SELECT chat_id FROM messages WHERE ${visible}`, [messageId]);
+      if (!found) throw messageNotFound();
+      // The chat first (as every change to its messages does), then the message as it is under that lock.
+      const chat = await lockChat(tx, found.chat_id);
+      const [message] = await tx.query<{ type: string }>(`SELECT type FROM messages WHERE ${visible}`, [messageId]);
+      if (!chat || !message) throw messageNotFound();
+      const members = await memberIds(tx, chat.id);
+      if (!members.includes(userId)) throw messageNotFound();
+      if (message.type === 'call') throw forbidden('A call cannot be reacted to', 'cannot_react');
+      const changed =
+        emoji === null
+          ? await tx.query('DELETE FROM message_reactions WHERE message_id = $1 AND user_id = $2 RETURNING 1', [messageId, userId])
+          : await tx.query(
+              `INSERT INTO message_reactions (message_id, user_id, emoji) VALUES ($1, $2, $3)
+               ON CONFLICT (message_id, user_id) DO UPDATE SET emoji = excluded.emoji, created_at = now()
+                 WHERE message_reactions.emoji <> excluded.emoji
+               RETURNING 1`,
+              [messageId, userId, emoji],
+            );
+      const [row] = await tx.query<{ reactions: Reaction[] | null }>(`SELECT ${REACTIONS_OF_MESSAGE} AS reactions FROM messages msg WHERE msg.id = $1`, [
+        messageId,
+      ]);
+      const info = { chat_id: chat.id, message_id: messageId, reactions: row?.reactions ?? [] };
+      // Nothing changed (the same emoji again, or no reaction to take back): nobody is told.
+      if (changed.length > 0) await this.services.events.append(tx, members, 'message-reactions', info);
+      return info;
+    });
+  }
+}
