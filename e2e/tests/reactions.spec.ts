@@ -1,8 +1,8 @@
-import { expect, test } from './test';
+import { expect, test, type Page } from './test';
 import { addContact, messageRow, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
 
 /** Opens a message's menu and reacts with the named emoji. */
-async function react(page: import('@playwright/test').Page, text: string, name: string): Promise<void> {
+async function react(page: Page, text: string, name: string): Promise<void> {
   const row = messageRow(page, text);
   await row.hover();
   await row.getByRole('button', { name: 'Message actions' }).click();
