@@ -4,16 +4,18 @@ import { addContact, messageAction, openChatWith, send, signUpInBrowser } from '
 const overlaps = (a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-test('on a 375 px phone the chat header shows "Private chat" whole, and toasts never cover the Send button', async ({ browser }) => {
-  const boris = await (await browser.newContext()).newPage();
-  const { phone: borisPhone } = await signUpInBrowser(boris, 'Boris');
+test('on a 375 px phone the chat header shows the other person\'s presence whole, and toasts never cover the Send button', async ({ browser }) => {
+  const borisContext = await browser.newContext();
+  const { phone: borisPhone } = await signUpInBrowser(await borisContext.newPage(), 'Boris');
+  // Boris leaves: his header line becomes the longer "last seen …".
+  await borisContext.close();
   const anna = await (await browser.newContext({ viewport: { width: 375, height: 740 }, permissions: ['clipboard-read', 'clipboard-write'] })).newPage();
   await signUpInBrowser(anna, 'Anna');
   await addContact(anna, borisPhone, 'Boris');
   await openChatWith(anna, 'Boris');
 
   const subtitle = anna.locator('.msg-chat-subtitle');
-  await expect(subtitle).toHaveText('Private chat');
+  await expect(subtitle).toHaveText(/^last seen /);
   // Not cut with an ellipsis: the text fits its box, and the box is inside the screen.
   expect(await subtitle.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
   const box = (await subtitle.boundingBox())!;

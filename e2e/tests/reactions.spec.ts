@@ -6,7 +6,7 @@ async function react(page: Page, text: string, name: string): Promise<void> {
   const row = messageRow(page, text);
   await row.hover();
   await row.getByRole('button', { name: 'Message actions' }).click();
-  await page.getByRole('menuitem', { name: `React with ${name}` }).click();
+  await page.getByRole('menuitemcheckbox', { name: `React with ${name}` }).click();
 }
 
 // Issue 14: one reaction per person per message, seen live by the other person with who gave it.

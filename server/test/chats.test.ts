@@ -157,7 +157,7 @@ describe('private chats', () => {
       assert.equal(read.status, 200);
       assert.deepEqual(read.body, { chat_id: chatId, unread_messages: 2 });
       const event = await nextEvent(flow, (candidate) => candidate.event_type === 'chat-read');
-      assert.deepEqual(event.additional_info, { chat_id: chatId, unread_messages: 2 });
+      assert.deepEqual(event.additional_info, { chat_id: chatId, unread_messages: 2, unread_mentions: 0 });
       assert.equal((await request(server, 'GET', `/chat/unread-count/${chatId}`, { token: boris.token })).body.unread_messages, 2);
       // An older mark never moves the read mark back.
       const older = await request(server, 'PUT', `/chat/read?chat_id=${chatId}&message_id=${sent[0].message.id}`, { token: boris.token });

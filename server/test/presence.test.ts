@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from './helpers/server.js';
-import { openFlow, privateChat, request, signUp, type Person, type SocketProbe } from './helpers/client.js';
+import { openFlow, privateChat, request, signUp, waitFor, type Person, type SocketProbe } from './helpers/client.js';
 
 const presenceOf = (flow: SocketProbe, userId: number) =>
   flow.frames.filter((frame) => frame.event_type === 'presence' && frame.additional_info.user_id === userId).map((frame) => frame.additional_info);
@@ -73,6 +73,15 @@ describe('presence', () => {
       await setPrivacy(boris, 'nobody');
       await annaFlow.until(() => presenceOf(annaFlow, boris.id).at(-1)?.status === 'recently');
       assert.equal((await presence(anna, boris)).status, 'recently');
+      // From now on his comings and goings are not signalled to her at all: their timing would give them away.
+      const heard = presenceOf(annaFlow, boris.id).length;
+      borisFlow.close();
+      await waitFor(async () => (await presence(boris, boris)).status === 'offline', 'his going written');
+      const again = await openFlow(server, boris);
+      await waitFor(async () => (await presence(boris, boris)).status === 'online', 'his return written');
+      again.close();
+      await waitFor(async () => (await presence(boris, boris)).status === 'offline', 'his going written again');
+      assert.equal(presenceOf(annaFlow, boris.id).length, heard);
       assert.equal((await setPrivacy(boris, 'friends')).status, 400);
       assert.equal((await request(server, 'GET', '/user', { token: boris.token })).body.user.last_seen_privacy, 'nobody');
     } finally {

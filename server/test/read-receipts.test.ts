@@ -96,4 +96,24 @@ describe('read receipts', () => {
       carolFlow.close();
     }
   });
+
+  it('count someone who joins a group as a reader only of what comes after they joined', async () => {
+    const [anna, boris, dmitri] = await Promise.all([signUp(server), signUp(server), signUp(server)]);
+    const chatId = await group(server, anna, [boris]);
+    const before = await sendText(server, anna, chatId, 'before Dmitri');
+    const added = await request(server, 'PUT', '/chat/manage-participants', {
+      token: anna.token,
+      body: { chat_id: chatId, actions: [{ add: true, participants: [dmitri.id] }] },
+    });
+    assert.equal(added.status, 200);
+    assert.equal((await chatAs(server, anna, chatId)).read_by_others_up_to < before.message.id, true, 'joining reads nothing of hers');
+    const readers = async (messageId: number) =>
+      (await request(server, 'GET', `/chat/message/${messageId}/readers`, { token: anna.token })).body.readers.map((user: any) => user.id);
+    await request(server, 'PUT', `/chat/read?chat_id=${chatId}`, { token: dmitri.token });
+    assert.deepEqual(await readers(before.message.id), []);
+    const after = await sendText(server, anna, chatId, 'after Dmitri');
+    await request(server, 'PUT', `/chat/read?chat_id=${chatId}`, { token: dmitri.token });
+    assert.deepEqual(await readers(after.message.id), [dmitri.id]);
+    assert.equal((await chatAs(server, anna, chatId)).read_by_others_up_to, after.message.id);
+  });
 });

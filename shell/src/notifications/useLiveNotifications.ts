@@ -40,7 +40,8 @@ export function useLiveNotifications(): void {
         const { message, user } = event.additional_info;
         if (message.sender_id === me.id || chatOpen(message.chat_id)) return;
         const chat = chats.find((candidate) => candidate.id === message.chat_id);
-        if (chat && !chat.notifications) return;
+        // A muted chat stays quiet, unless the message mentions me.
+        if (chat && !chat.notifications && !(message.mentions ?? []).includes(me.id)) return;
         const contacts = useContactsStore.getState().contacts;
         const sender = displayName(contacts.find((contact) => contact.id === user.id), useUsersStore.getState().profiles[user.id], user);
         const group = chat && chat.chat_type === 'group' ? chatDisplay(chat, me.id, contacts, useUsersStore.getState().profiles).name : undefined;

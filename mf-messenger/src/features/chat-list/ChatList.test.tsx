@@ -21,9 +21,10 @@ function chat(id: number, peer: number, lastAt: string | null, unread = 0, text 
     invite_code: null,
     interval: 0,
     created_at: '2026-01-01T00:00:00Z',
-    last_message: lastAt ? { id: id * 10, chat_id: id, sender_id: peer, client_id: `c${id}`, type: 'text', text, file_path: null, file: null, meta: {}, reply_to: null, forwarded_from: null, created_at: lastAt, expires_at: null, edited_at: null, reactions: [] } : null,
+    last_message: lastAt ? { id: id * 10, chat_id: id, sender_id: peer, client_id: `c${id}`, type: 'text', text, file_path: null, file: null, meta: {}, reply_to: null, forwarded_from: null, created_at: lastAt, expires_at: null, edited_at: null, reactions: [], mentions: [] } : null,
     last_message_at: lastAt,
     unread_messages: unread,
+    unread_mentions: 0,
     notifications: true,
     read_by_others_up_to: 0,
   };

@@ -50,6 +50,11 @@ function ChatRow({ row }: { row: ChatRowModel }) {
         </span>
         <span className="msg-row-bottom">
           {typing ? <span className="msg-row-preview msg-typing">{typing}</span> : <span className="msg-row-preview">{preview}</span>}
+          {chat.unread_mentions > 0 && (
+            <span className="msg-badge" role="img" aria-label={t('chats.mentioned')} title={t('chats.mentioned')}>
+              @
+            </span>
+          )}
           {chat.unread_messages > 0 && (
             <span className="msg-badge" aria-label={t('chats.unread', { count: chat.unread_messages })}>
               {chat.unread_messages}

@@ -23,6 +23,7 @@ const chat = {
   last_message: null,
   last_message_at: null,
   unread_messages: 0,
+  unread_mentions: 0,
   notifications: true,
   read_by_others_up_to: 0,
 } satisfies Chat;
@@ -45,6 +46,7 @@ function callMessage(senderId: number, meta: Record<string, unknown> = {}): Chat
     expires_at: null,
     edited_at: null,
     reactions: [],
+    mentions: [],
     state: 'sent',
   };
 }

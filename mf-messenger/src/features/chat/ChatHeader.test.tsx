@@ -25,6 +25,7 @@ function chat(overrides: Partial<Chat> = {}): Chat {
     last_message: null,
     last_message_at: null,
     unread_messages: 0,
+    unread_mentions: 0,
     notifications: true,
     read_by_others_up_to: 0,
     ...overrides,

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   Icon,
@@ -13,12 +13,14 @@ import {
   sendMessage,
   useAuthStore,
   useBottomInset,
+  useChatsStore,
   useMessagesStore,
 } from '@messenger/shared';
 import { useChatUiStore } from './chatUiStore';
 import { useUploadsStore } from './uploadsStore';
 import { ReplyBar } from './ReplyBar';
 import { EditComposer } from './EditComposer';
+import { useMentionSuggestions } from './useMentionSuggestions';
 import { UploadProgress } from './UploadProgress';
 import { VoiceRecorder } from './VoiceRecorder';
 
@@ -68,6 +70,13 @@ export function Composer({ chatId }: { chatId: number }) {
   const [text, setText] = useDraft(chatId);
   const [recording, setRecording] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  // Where the caret is, for the @username completion (which looks at what was typed right before it).
+  const [caret, setCaret] = useState(0);
+  const mentions = useMentionSuggestions(chatId, text, caret);
+  const suggestionsId = useId();
+  const suggesting = mentions.candidates.length > 0;
+  const isGroup = useChatsStore((state) => state.chats.find((chat) => chat.id === chatId)?.chat_type === 'group');
   // Notifications and toasts float above the composer, never over its Send button.
   const area = useRef<HTMLDivElement>(null);
   useBottomInset(area);
@@ -87,7 +96,24 @@ export function Composer({ chatId }: { chatId: number }) {
     setText('');
   };
 
+  const pickMention = (index: number) => {
+    const next = mentions.pick(mentions.candidates[index]!);
+    setText(next.text);
+    setCaret(next.caret);
+    requestAnimationFrame(() => box.current?.setSelectionRange(next.caret, next.caret));
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (suggesting && !event.nativeEvent.isComposing) {
+      // The open list of people to mention takes the arrows, Enter, Tab and Esc.
+      const handled = { ArrowDown: () => mentions.move(1), ArrowUp: () => mentions.move(-1), Enter: () => pickMention(mentions.active), Tab: () => pickMention(mentions.active), Escape: () => mentions.dismiss() }[event.key];
+      if (handled && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey) {
+        event.preventDefault();
+        event.stopPropagation();
+        handled();
+        return;
+      }
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) send(event);
     if (event.key === 'Escape' && replyTo) setReplyTo(chatId, undefined);
     // ↑ in an empty composer edits my last message that may still be edited.
@@ -125,13 +151,39 @@ export function Composer({ chatId }: { chatId: number }) {
           <button type="button" className="ui-icon-button msg-attach" aria-label={t('chat.attach')} onClick={() => picker.current?.click()}>
             <Icon name="attach" />
           </button>
+          {suggesting && (
+            <ul id={suggestionsId} role="listbox" className="msg-mention-list" aria-label={t('chat.mentionSuggestions')}>
+              {mentions.candidates.map((candidate, index) => (
+                <li
+                  key={candidate.id}
+                  id={`${suggestionsId}-${candidate.id}`}
+                  role="option"
+                  aria-selected={index === mentions.active}
+                  className="msg-mention-option"
+                  // Picked on mouse down, before the composer would lose focus.
+                  onMouseDown={(event) => {
+                    event.preventDefault();
+                    pickMention(index);
+                  }}
+                >
+                  <span>{candidate.name}</span> <span className="ui-hint">@{candidate.username}</span>
+                </li>
+              ))}
+            </ul>
+          )}
           <textarea
+            ref={box}
             aria-label={t('chat.composer')}
             placeholder={t('chat.composer')}
             value={text}
             rows={1}
+            aria-autocomplete={isGroup ? 'list' : undefined}
+            aria-controls={suggesting ? suggestionsId : undefined}
+            aria-activedescendant={suggesting ? `${suggestionsId}-${mentions.candidates[mentions.active]!.id}` : undefined}
+            onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
             onChange={(event) => {
               const next = clampCharacters(event.target.value, config.textMax);
+              setCaret(event.target.selectionStart);
               setText(next);
               // Text being written (not cleared): the others see "… is typing".
               if (next.trim().length > 0) notifyTyping(chatId);

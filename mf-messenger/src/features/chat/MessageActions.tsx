@@ -14,7 +14,7 @@ import {
 } from '@messenger/shared';
 import { useChatUiStore } from './chatUiStore';
 import { SaveAsLink } from './SaveAsLink';
-import { toggleReaction } from './MessageReactions';
+import { myReaction, toggleReaction } from './MessageReactions';
 import { useIsObserver } from './observer';
 
 interface MessageActionsProps {
@@ -47,7 +47,7 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
 
   useEffect(() => {
     if (!position) return;
-    menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    menu.current?.querySelector<HTMLElement>('[role="menuitem"], [role="menuitemcheckbox"]')?.focus();
     const close = (event: Event) => {
       if (event instanceof KeyboardEvent && event.key !== 'Escape') return;
       if (event instanceof MouseEvent && menu.current?.contains(event.target as Node)) return;
@@ -120,7 +120,8 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
                 <button
                   key={reaction.emoji}
                   type="button"
-                  role="menuitem"
+                  role="menuitemcheckbox"
+                  aria-checked={myReaction(message, me?.id) === reaction.emoji}
                   className="msg-menu-reaction"
                   aria-label={t('reactions.reactWith', { name: t(reaction.name) })}
                   title={t(reaction.name)}

@@ -6,22 +6,25 @@ import {
   reactionName,
   useAuthStore,
   useContactsStore,
-  useMessagesStore,
   useNotificationsStore,
   useUsersStore,
   type ChatMessage,
 } from '@messenger/shared';
 import { useIsObserver } from './observer';
 
+/** The emoji I gave a message, if any. */
+export function myReaction(message: ChatMessage, myId: number | undefined): string | undefined {
+  return message.reactions.find((reaction) => myId !== undefined && reaction.user_ids.includes(myId))?.emoji;
+}
+
 /**
  * Gives my reaction to a message, or takes it back when it is the one I already gave (one per person: another
- * replaces mine). The answer updates the message at once; the event does the same everywhere else.
+ * replaces mine). The message changes when the `message-reactions` event comes — here as everywhere — so an answer
+ * overtaken by someone else's reaction cannot put an older list back.
  */
 export async function toggleReaction(message: ChatMessage, emoji: string, myId: number | undefined): Promise<void> {
-  const mine = message.reactions.find((reaction) => myId !== undefined && reaction.user_ids.includes(myId));
   try {
-    const reactions = await chatsApi.react(message.id, mine?.emoji === emoji ? null : emoji);
-    useMessagesStore.getState().reacted(message.chat_id, message.id, reactions);
+    await chatsApi.react(message.id, myReaction(message, myId) === emoji ? null : emoji);
   } catch (error) {
     useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:reactions.failed') });
   }
@@ -56,8 +59,11 @@ export function MessageReactions({ message }: { message: ChatMessage }) {
             aria-label={label}
             title={label}
             aria-pressed={mine}
-            disabled={!canReact}
-            onClick={() => void toggleReaction(message, reaction.emoji, me)}
+            // Still focusable when reacting is not possible: the label says who reacted.
+            aria-disabled={!canReact}
+            onClick={() => {
+              if (canReact) void toggleReaction(message, reaction.emoji, me);
+            }}
           >
             <span aria-hidden="true">{reaction.emoji}</span> {reaction.user_ids.length}
           </button>

@@ -103,7 +103,7 @@ export const chatsApi = {
     ).then((response) => response.reactions),
   /** Who has read one of my messages (its sender only). */
   readers: (messageId: number) => api.get<{ readers: PublicUser[] }>(`/chat/message/${messageId}/readers`).then((response) => response.readers),
-  unreadCount: (chatId: number) => api.get<{ chat_id: number; unread_messages: number }>(`/chat/unread-count/${chatId}`),
+  unreadCount: (chatId: number) => api.get<{ chat_id: number; unread_messages: number; unread_mentions: number }>(`/chat/unread-count/${chatId}`),
   createGroup: (input: { name: string; participants: number[]; avatar?: string | null; isSecret?: boolean }) =>
     api
       .post<{ chat: Chat }>('/chat/create', {

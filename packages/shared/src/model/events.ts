@@ -8,7 +8,7 @@ export interface FlowEventMap {
   audio: MessageEventInfo;
   video: MessageEventInfo;
   document: MessageEventInfo;
-  'chat-read': { chat_id: number; unread_messages: number };
+  'chat-read': { chat_id: number; unread_messages: number; unread_mentions: number };
   /** Someone read the chat up to `up_to`, past messages of mine (read receipts). */
   'messages-read': { chat_id: number; reader_id: number; up_to: number };
   'contact-joined': { contact: Contact; user: { id: number } };

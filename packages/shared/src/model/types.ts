@@ -102,6 +102,8 @@ export interface Message {
   edited_at: string | null;
   /** Each emoji given to it and who gave it, oldest first (one per person). */
   reactions: Reaction[];
+  /** The members it mentions by @username (groups only). */
+  mentions: number[];
 }
 
 export interface Reaction {
@@ -139,6 +141,8 @@ export interface Chat {
   last_message: Message | null;
   last_message_at: string | null;
   unread_messages: number;
+  /** Unread messages that mention me (the @ marker in the chat list). */
+  unread_mentions: number;
   notifications: boolean;
   /** Read receipts: the newest message someone else in the chat has read up to (0: none); mine up to it are read. */
   read_by_others_up_to: number;

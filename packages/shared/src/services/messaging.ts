@@ -44,6 +44,7 @@ function pendingMessage(chatId: number, fields: Partial<ChatMessage>): ChatMessa
     expires_at: null,
     edited_at: null,
     reactions: [],
+    mentions: [],
     state: 'sending',
     ...fields,
   };

@@ -21,6 +21,7 @@ function message(id: number, chatId: number, senderId: number, extra: Partial<Me
     expires_at: null,
     edited_at: null,
     reactions: [],
+    mentions: [],
     ...extra,
   };
 }
@@ -42,6 +43,7 @@ function chat(id: number, extra: Partial<Chat> = {}): Chat {
     last_message: null,
     last_message_at: null,
     unread_messages: 0,
+    unread_mentions: 0,
     notifications: true,
     read_by_others_up_to: 0,
     ...extra,
@@ -81,7 +83,7 @@ test('a message moves its chat to the top and counts as unread unless it is mine
 
 test('chat-read sets what is left unread after the read mark', () => {
   useChatsStore.getState().patch(1, { unread_messages: 4 });
-  useChatsStore.getState().applyEvent(event(11, 'chat-read', { chat_id: 1, unread_messages: 1 }), 1);
+  useChatsStore.getState().applyEvent(event(11, 'chat-read', { chat_id: 1, unread_messages: 1, unread_mentions: 0 }), 1);
   expect(useChatsStore.getState().chats.find((c) => c.id === 1)!.unread_messages).toBe(1);
 });
 
@@ -96,6 +98,22 @@ test('read receipts: a reply or a messages-read event moves how far the others r
   expect(readUpTo()).toBe(8);
   store.applyEvent(event(14, 'messages-read', { chat_id: 1, reader_id: 2, up_to: 6 }), 1);
   expect(readUpTo()).toBe(8);
+});
+
+test('a message mentioning me is an unread mention until the chat is read; my own message reads them', async () => {
+  const markRead = jest.spyOn(chatsApi, 'markRead').mockResolvedValue({ chat_id: 1, unread_messages: 0 });
+  const store = useChatsStore.getState();
+  const mentions = () => useChatsStore.getState().chats.find((c) => c.id === 1)!.unread_mentions;
+  store.applyEvent(event(11, 'text', { chat_id: 1, message_id: 5, message: message(5, 1, 2, { mentions: [1] }), user: { id: 2 } as never }), 1);
+  store.applyEvent(event(12, 'text', { chat_id: 1, message_id: 6, message: message(6, 1, 2, { mentions: [3] }), user: { id: 2 } as never }), 1);
+  expect(mentions()).toBe(1);
+  store.applyEvent(event(13, 'text', { chat_id: 1, message_id: 7, message: message(7, 1, 1), user: { id: 1 } as never }), 1);
+  expect(mentions()).toBe(0);
+  store.applyEvent(event(14, 'text', { chat_id: 1, message_id: 8, message: message(8, 1, 2, { mentions: [1] }), user: { id: 2 } as never }), 1);
+  expect(mentions()).toBe(1);
+  await store.markRead(1);
+  expect(mentions()).toBe(0);
+  markRead.mockRestore();
 });
 
 test('events already reflected in the loaded list are ignored', () => {

@@ -4,6 +4,7 @@ import type { FlowEvent } from '../model/events';
 import { isMessageEvent } from '../model/events';
 import { chatsApi } from '../api/endpoints';
 import { useUsersStore } from './users';
+import { withMessageDefaults } from '../model/defaults';
 
 export interface ChatsState {
   /** Newest activity first (spec §4). */
@@ -84,6 +85,8 @@ export const useChatsStore = create<ChatsState>((set, get) => {
       last_message: message,
       last_message_at: message.created_at,
       unread_messages: chat.unread_messages + unreadDelta,
+      // A message that mentions me is an unread mention until read; my own message reads the chat, mentions too.
+      unread_mentions: myId !== undefined && message.sender_id === myId ? 0 : chat.unread_mentions + (myId !== undefined && message.mentions.includes(myId) ? 1 : 0),
       read_by_others_up_to: readByOthers,
     };
   };
@@ -119,8 +122,8 @@ export const useChatsStore = create<ChatsState>((set, get) => {
       }
       if (event.event_type === 'chat-read') {
         // What is left unread after a read mark (0, or messages that came after what was seen) — in log order.
-        const { chat_id, unread_messages } = (event as FlowEvent<'chat-read'>).additional_info;
-        get().patch(chat_id, { unread_messages });
+        const { chat_id, unread_messages, unread_mentions } = (event as FlowEvent<'chat-read'>).additional_info;
+        get().patch(chat_id, { unread_messages, unread_mentions });
         return;
       }
       if (event.event_type === 'message-edited') {
@@ -166,14 +169,15 @@ export const useChatsStore = create<ChatsState>((set, get) => {
         if (chat.unread_messages > 0) {
           void chatsApi
             .unreadCount(chat_id)
-            .then(({ unread_messages }) => get().patch(chat_id, { unread_messages }))
+            .then(({ unread_messages, unread_mentions }) => get().patch(chat_id, { unread_messages, unread_mentions }))
             .catch(() => undefined);
         }
         return;
       }
       // A call's message (`call`) counts like any message: it moves the chat up and is unread for the others.
       if (isMessageEvent(event) || event.event_type === 'call') {
-        const { message, user } = (event as FlowEvent<'text' | 'call'>).additional_info;
+        const { user } = (event as FlowEvent<'text' | 'call'>).additional_info;
+        const message = withMessageDefaults((event as FlowEvent<'text' | 'call'>).additional_info.message);
         useUsersStore.getState().upsert([user]);
         const known = get().chats.find((chat) => chat.id === message.chat_id);
         if (!known) {
@@ -192,7 +196,9 @@ export const useChatsStore = create<ChatsState>((set, get) => {
     markRead: async (chatId) => {
       const chat = get().chats.find((candidate) => candidate.id === chatId);
       if (!chat || chat.unread_messages === 0) return;
-      set((state) => ({ chats: state.chats.map((candidate) => (candidate.id === chatId ? { ...candidate, unread_messages: 0 } : candidate)) }));
+      set((state) => ({
+        chats: state.chats.map((candidate) => (candidate.id === chatId ? { ...candidate, unread_messages: 0, unread_mentions: 0 } : candidate)),
+      }));
       await chatsApi.markRead(chatId, chat.last_message?.id);
     },
     upsert: (chat) => set((state) => ({ chats: sortChats([...state.chats.filter((known) => known.id !== chat.id), chat]) })),

@@ -3,6 +3,7 @@ import { config } from '../config';
 import type { ChatMessage, Message, Reaction } from '../model/types';
 import { chatsApi } from '../api/endpoints';
 import { ApiError } from '../api/errors';
+import { withMessageDefaults } from '../model/defaults';
 
 export interface ChatThread {
   /** Oldest first. Stored messages by id, then this tab's unacknowledged ones. */
@@ -40,7 +41,7 @@ export interface MessagesState {
 const EMPTY: ChatThread = { messages: [], hasMore: true, loading: false, loaded: false, error: null };
 
 function stored(message: Message): ChatMessage {
-  return { ...message, state: 'sent' };
+  return { ...withMessageDefaults(message), state: 'sent' };
 }
 
 /** Whether `a` is an older version of the same stored message than `b` (never edited counts as oldest). */

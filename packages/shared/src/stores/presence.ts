@@ -12,17 +12,28 @@ interface PresenceState {
   clear(): void;
 }
 
-export const usePresenceStore = create<PresenceState>((set, get) => ({
+/** When the last signal about each person came: an answer asked for before it is older, and is dropped. */
+const signalledAt = new Map<number, number>();
+
+export const usePresenceStore = create<PresenceState>((set) => ({
   byUser: {},
   load: async (userId) => {
+    const asked = performance.now();
     try {
-      get().apply(await userApi.presence(userId));
+      const presence = await userApi.presence(userId);
+      if ((signalledAt.get(userId) ?? -Infinity) < asked) set((state) => ({ byUser: { ...state.byUser, [userId]: presence } }));
     } catch {
       // Unknown is shown as nothing: the header keeps its plain subtitle.
     }
   },
-  apply: (presence) => set((state) => ({ byUser: { ...state.byUser, [presence.user_id]: presence } })),
-  clear: () => set({ byUser: {} }),
+  apply: (presence) => {
+    signalledAt.set(presence.user_id, performance.now());
+    set((state) => ({ byUser: { ...state.byUser, [presence.user_id]: presence } }));
+  },
+  clear: () => {
+    signalledAt.clear();
+    set({ byUser: {} });
+  },
 }));
 
 /** Whether a signal's payload is a presence (signals are not checked by the server's schemas on the way in). */

@@ -8,6 +8,8 @@ import { clusterNodes } from './007-cluster-nodes.js';
 import { messageEdits } from './008-message-edits.js';
 import { reactions } from './009-reactions.js';
 import { presence } from './010-presence.js';
+import { mentions } from './011-mentions.js';
+import { readFrom } from './012-read-from.js';
 
 export interface Migration {
   version: number;
@@ -16,4 +18,4 @@ export interface Migration {
 }
 
 /** Every migration ever shipped, oldest first. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [initial, groupsFiles, staff, calls, writePath, sessionsPhones, clusterNodes, messageEdits, reactions, presence];
+export const migrations: Migration[] = [initial, groupsFiles, staff, calls, writePath, sessionsPhones, clusterNodes, messageEdits, reactions, presence, mentions, readFrom];

@@ -155,12 +155,14 @@ export class GroupsService {
 
   /**
    * New members start with everything already in the chat counted as read, so their unread count (and its exact
-   * decrement when a message is deleted) covers only what is sent after they joined.
+   * decrement when a message is deleted) covers only what is sent after they joined. Read receipts count them as
+   * readers only of what comes after (`read_from_message_id`).
    */
   private async addMembers(tx: Tx, chatId: number, userIds: number[]): Promise<void> {
     await tx.query(
-      `INSERT INTO chat_members (chat_id, user_id, last_read_message_id)
-       SELECT $1, u, (SELECT coalesce(max(id), 0) FROM messages WHERE chat_id = $1) FROM unnest($2::bigint[]) AS u
+      `INSERT INTO chat_members (chat_id, user_id, last_read_message_id, read_from_message_id)
+       SELECT $1, u, newest.id, newest.id
+         FROM unnest($2::bigint[]) AS u, (SELECT coalesce(max(id), 0) AS id FROM messages WHERE chat_id = $1) AS newest
        ON CONFLICT (chat_id, user_id) DO NOTHING`,
       [chatId, userIds],
     );

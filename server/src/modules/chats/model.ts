@@ -44,6 +44,8 @@ export interface MessageView {
   edited_at: string | null;
   /** Each emoji given to it and who gave it, oldest first (one per person). */
   reactions: Reaction[];
+  /** The members it mentions by @username (groups only), as they were when it was sent. */
+  mentions: number[];
 }
 
 export interface Reaction {
@@ -77,6 +79,7 @@ export interface MessageRow extends Record<string, unknown> {
   expires_at: Date | string | null;
   edited_at: Date | string | null;
   reactions: Reaction[] | null;
+  mentions: Array<number | string> | null;
 }
 
 /**
@@ -89,7 +92,7 @@ export const REACTIONS_OF_MESSAGE = `(SELECT json_agg(json_build_object('emoji',
              FROM message_reactions r WHERE r.message_id = msg.id GROUP BY r.emoji) g)`;
 
 export const MESSAGE_FIELDS = `msg.id, msg.chat_id, msg.sender_id, msg.client_id, msg.type, msg.text, msg.file_path,
-       msg.created_at, msg.expires_at, msg.edited_at, msg.meta, ${REACTIONS_OF_MESSAGE} AS reactions,
+       msg.created_at, msg.expires_at, msg.edited_at, msg.meta, ${REACTIONS_OF_MESSAGE} AS reactions, msg.mentions,
        mf.original_name AS file_name, mf.size AS file_size, mf.mime AS file_mime,
        msg.reply_to_id, rm.sender_id AS reply_sender_id, rm.type AS reply_type,
        CASE WHEN rm.id IS NULL THEN NULL WHEN rm.deleted_at IS NULL AND (rm.expires_at IS NULL OR rm.expires_at > now())
@@ -140,6 +143,7 @@ export function toMessage(row: MessageRow): MessageView {
     expires_at: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
     edited_at: row.edited_at ? new Date(row.edited_at).toISOString() : null,
     reactions: row.reactions ?? [],
+    mentions: (row.mentions ?? []).map(Number),
   };
 }
 
@@ -162,6 +166,8 @@ export interface ChatView {
   last_message: MessageView | null;
   last_message_at: string | null;
   unread_messages: number;
+  /** Unread messages that mention the viewer (the chat list's @ marker). */
+  unread_mentions: number;
   notifications: boolean;
   /**
    * Read receipts: the newest message id someone other than the viewer has read up to (0: none). The viewer's own
@@ -184,6 +190,7 @@ export interface ChatRow extends Record<string, unknown> {
   /** Whose view this row is (null when the viewer is not a member: an admin looking at a secret group). */
   viewer_id: number | null;
   unread_count: number;
+  unread_mentions: number;
   notifications: boolean;
   participants: number[];
   last_message: MessageRow | null;
@@ -192,8 +199,9 @@ export interface ChatRow extends Record<string, unknown> {
 
 /** The furthest read mark of the chat's other members (`viewer` is an SQL expression for the viewer's id). */
 function readByOthers(viewer: string): string {
+  // A newcomer's mark starts at the history they never read: it counts once they have read past it.
   return `(SELECT coalesce(max(o.last_read_message_id), 0) FROM chat_members o
-            WHERE o.chat_id = c.id AND o.user_id <> ${viewer}) AS read_by_others_up_to`;
+            WHERE o.chat_id = c.id AND o.user_id <> ${viewer} AND o.last_read_message_id > o.read_from_message_id) AS read_by_others_up_to`;
 }
 
 const CHAT_FIELDS = `c.id, c.chat_type, c.is_secret, c.name, c.avatar, c.owner_id, c.invite_code, c.interval_seconds,
@@ -210,12 +218,12 @@ const CHAT_FIELDS = `c.id, c.chat_type, c.is_secret, c.name, c.avatar, c.owner_i
  * message come as JSON so both drivers parse them the same way.
  */
 export const CHAT_SELECT = `
-  SELECT ${CHAT_FIELDS}, m.user_id AS viewer_id, m.unread_count, m.notifications, ${readByOthers('m.user_id')}
+  SELECT ${CHAT_FIELDS}, m.user_id AS viewer_id, m.unread_count, m.unread_mentions, m.notifications, ${readByOthers('m.user_id')}
     FROM chat_members m JOIN chats c ON c.id = m.chat_id`;
 
 /** Chats seen by someone who may not be a member (`$1` is the viewer): admins and secret groups. */
 export const CHAT_SELECT_ANY = `
-  SELECT ${CHAT_FIELDS}, m.user_id AS viewer_id, coalesce(m.unread_count, 0) AS unread_count,
+  SELECT ${CHAT_FIELDS}, m.user_id AS viewer_id, coalesce(m.unread_count, 0) AS unread_count, coalesce(m.unread_mentions, 0) AS unread_mentions,
          coalesce(m.notifications, true) AS notifications, ${readByOthers('$1')}
     FROM chats c LEFT JOIN chat_members m ON m.chat_id = c.id AND m.user_id = $1`;
 
@@ -238,6 +246,7 @@ export function toChat(row: ChatRow, origin: string, viewerId: number | null = r
     last_message: row.last_message ? toMessage(row.last_message) : null,
     last_message_at: row.last_message_at === null ? null : new Date(row.last_message_at).toISOString(),
     unread_messages: row.unread_count,
+    unread_mentions: row.unread_mentions,
     notifications: row.notifications,
     read_by_others_up_to: Number(row.read_by_others_up_to),
   };

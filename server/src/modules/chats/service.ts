@@ -206,25 +206,28 @@ export class ChatsService {
         await tx.query('SELECT 1 FROM chats WHERE id = $1 FOR SHARE', [chatId]);
       }
       // `before` is the read mark as it was (the FROM list sees the row before this update).
-      const [changed] = await tx.query<{ unread_count: number; before: number; after: number }>(
+      const [changed] = await tx.query<{ unread_count: number; unread_mentions: number; before: number; after: number }>(
         upTo === undefined
-          ? `UPDATE chat_members m SET unread_count = 0,
+          ? `UPDATE chat_members m SET unread_count = 0, unread_mentions = 0,
                     last_read_message_id = greatest(m.last_read_message_id, coalesce(c.last_message_id, 0))
                FROM chats c, (SELECT last_read_message_id AS before FROM chat_members WHERE chat_id = $1 AND user_id = $2) old
               WHERE c.id = m.chat_id AND m.chat_id = $1 AND m.user_id = $2
-                AND (m.unread_count > 0 OR m.last_read_message_id < coalesce(c.last_message_id, 0))
-              RETURNING m.unread_count, old.before, m.last_read_message_id AS after`
+                AND (m.unread_count > 0 OR m.unread_mentions > 0 OR m.last_read_message_id < coalesce(c.last_message_id, 0))
+              RETURNING m.unread_count, m.unread_mentions, old.before, m.last_read_message_id AS after`
           : `UPDATE chat_members m SET last_read_message_id = mark.id,
                     unread_count = (SELECT count(*)::int FROM messages x
                                      WHERE x.chat_id = m.chat_id AND x.deleted_at IS NULL AND x.sender_id <> m.user_id
-                                       AND x.id > mark.id)
+                                       AND x.id > mark.id),
+                    unread_mentions = (SELECT count(*)::int FROM messages x
+                                        WHERE x.chat_id = m.chat_id AND x.deleted_at IS NULL AND x.id > mark.id
+                                          AND m.user_id = ANY(x.mentions))
                FROM (SELECT greatest(m0.last_read_message_id, least(coalesce(c.last_message_id, 0), $3::bigint)) AS id,
                             m0.last_read_message_id AS before
                        FROM chat_members m0 JOIN chats c ON c.id = m0.chat_id
                       WHERE m0.chat_id = $1 AND m0.user_id = $2) mark
               WHERE m.chat_id = $1 AND m.user_id = $2
-                AND (m.last_read_message_id < mark.id OR m.unread_count > 0)
-              RETURNING m.unread_count, mark.before, m.last_read_message_id AS after`,
+                AND (m.last_read_message_id < mark.id OR m.unread_count > 0 OR m.unread_mentions > 0)
+              RETURNING m.unread_count, m.unread_mentions, mark.before, m.last_read_message_id AS after`,
         upTo === undefined ? [chatId, userId] : [chatId, userId, upTo],
       );
       if (changed) {
@@ -241,7 +244,11 @@ export class ChatsService {
         const writers = senders.map((row) => Number(row.sender_id));
         // Every log this transaction appends to, locked in id order first (as every writer of the log does).
         if (writers.length > 0) await this.services.events.lockRecipients(tx, [userId, ...writers]);
-        await this.services.events.append(tx, [userId], 'chat-read', { chat_id: chatId, unread_messages: changed.unread_count });
+        await this.services.events.append(tx, [userId], 'chat-read', {
+          chat_id: chatId,
+          unread_messages: changed.unread_count,
+          unread_mentions: changed.unread_mentions,
+        });
         if (writers.length > 0) {
           await this.services.events.append(tx, writers, 'messages-read', { chat_id: chatId, reader_id: userId, up_to: Number(changed.after) });
         }
@@ -256,13 +263,13 @@ export class ChatsService {
     });
   }
 
-  async unreadCount(userId: number, chatId: number): Promise<{ chat_id: number; unread_messages: number }> {
-    const [row] = await this.services.db.query<{ unread_count: number }>(
-      'SELECT unread_count FROM chat_members WHERE chat_id = $1 AND user_id = $2',
+  async unreadCount(userId: number, chatId: number): Promise<{ chat_id: number; unread_messages: number; unread_mentions: number }> {
+    const [row] = await this.services.db.query<{ unread_count: number; unread_mentions: number }>(
+      'SELECT unread_count, unread_mentions FROM chat_members WHERE chat_id = $1 AND user_id = $2',
       [chatId, userId],
     );
     if (!row) throw chatUnavailable();
-    return { chat_id: chatId, unread_messages: row.unread_count };
+    return { chat_id: chatId, unread_messages: row.unread_count, unread_mentions: row.unread_mentions };
   }
 
   /**

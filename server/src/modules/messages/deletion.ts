@@ -8,7 +8,8 @@ import { findMessageView, memberIds } from '../chats/repository.js';
  * transaction:
  *
  * - the messages are soft-deleted (`deleted_at`);
- * - each member who had not read a message (someone else sent it, after the member's read mark) gets unread − 1,
+ * - each member who had not read a message (someone else sent it, after the member's read mark) gets unread − 1
+ *   (and unread mentions − 1 when it mentioned them),
  *   so the count stays exactly "messages from others after my read mark";
  * - when the chat's last message went, the chat's last message becomes its latest live one (or none);
  * - every member gets `message-deleted {chat_id, message_id, last_message}` per message.
@@ -21,14 +22,15 @@ export async function deleteMessages(tx: Tx, events: EventLog, chatId: number, m
     `WITH gone AS (
        UPDATE messages SET deleted_at = now()
         WHERE chat_id = $1 AND id = ANY($2::bigint[]) AND deleted_at IS NULL
-        RETURNING id, sender_id
+        RETURNING id, sender_id, mentions
      ), unread AS (
-       SELECT cm.user_id, count(*) AS n
+       SELECT cm.user_id, count(*) AS n, count(*) FILTER (WHERE cm.user_id = ANY(g.mentions)) AS mentioned
          FROM chat_members cm JOIN gone g ON g.sender_id <> cm.user_id AND g.id > cm.last_read_message_id
         WHERE cm.chat_id = $1
         GROUP BY cm.user_id
      ), lowered AS (
-       UPDATE chat_members cm SET unread_count = greatest(cm.unread_count - unread.n, 0)
+       UPDATE chat_members cm SET unread_count = greatest(cm.unread_count - unread.n, 0),
+                                  unread_mentions = greatest(cm.unread_mentions - unread.mentioned, 0)
          FROM unread WHERE cm.chat_id = $1 AND cm.user_id = unread.user_id
        RETURNING cm.user_id
      )

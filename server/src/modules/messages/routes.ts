@@ -31,15 +31,16 @@ export async function messagesRoutes(app: App): Promise<void> {
     return { deleted: true };
   });
 
-  app.put('/chat/message/:id', { schema: { params: MessageIdParams, body: EditMessageBody } }, async (request) =>
+  // Edits and reactions reach every member like a message does: they draw on the same allowance as sends.
+  app.put('/chat/message/:id', { schema: { params: MessageIdParams, body: EditMessageBody }, config: { rateLimit: 'messages' } }, async (request) =>
     messages.edit(caller(request).id, request.params.id, request.body.text),
   );
 
   const reactions = new Reactions(app.services);
-  app.put('/chat/message/:id/reaction', { schema: { params: MessageIdParams, body: ReactionBody } }, async (request) =>
+  app.put('/chat/message/:id/reaction', { schema: { params: MessageIdParams, body: ReactionBody }, config: { rateLimit: 'messages' } }, async (request) =>
     reactions.set(caller(request).id, request.params.id, request.body.emoji),
   );
-  app.delete('/chat/message/:id/reaction', { schema: { params: MessageIdParams } }, async (request) =>
+  app.delete('/chat/message/:id/reaction', { schema: { params: MessageIdParams }, config: { rateLimit: 'messages' } }, async (request) =>
     reactions.set(caller(request).id, request.params.id, null),
   );
 

@@ -71,7 +71,7 @@ export class MessagesService {
     if (Number(message.sender_id) !== userId) throw forbidden('Only its sender can see who read a message', 'not_allowed');
     const rows = await this.services.db.query<UserRow>(
       `SELECT ${userColumns('u')} FROM chat_members m JOIN users u ON u.id = m.user_id
-        WHERE m.chat_id = $1 AND m.user_id <> $2 AND m.last_read_message_id >= $3
+        WHERE m.chat_id = $1 AND m.user_id <> $2 AND m.last_read_message_id >= $3 AND m.read_from_message_id < $3
         ORDER BY u.name, u.id`,
       [message.chat_id, userId, messageId],
     );

@@ -28,7 +28,13 @@ export class TypingSignals {
   ) {}
 
   async typing(userId: number, chatId: number): Promise<void> {
-    if (!(await allowed(this.perChat, `${userId}:${chatId}`)) || !(await allowed(this.lookups, userId))) return;
+    const key = `${userId}:${chatId}`;
+    if (!(await allowed(this.perChat, key))) return;
+    if (!(await allowed(this.lookups, userId))) {
+      // Dropped unread: the chat's window goes back, so the next frame for it is not held for nothing.
+      await this.perChat.delete(key);
+      return;
+    }
     const [row] = await this.db.query<{ name: string; username: string | null; blocked: boolean; is_muted: boolean; deleted: boolean; members: number[] | null }>(
       `SELECT name, username, blocked, is_muted, deleted,
               (SELECT array_agg(m.user_id ORDER BY m.user_id) FROM chat_members m WHERE m.chat_id = $2) AS members

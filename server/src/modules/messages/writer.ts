@@ -46,6 +46,8 @@ interface Prepared {
   intervalSeconds: number;
   members: number[];
   sender: PublicUserView;
+  /** Members it mentions by @username (groups only); filled in once for the whole batch. */
+  mentions: number[];
 }
 
 interface Outcome {
@@ -58,8 +60,12 @@ interface Outcome {
   error?: unknown;
 }
 
+/** `@name` at the start or after a space or punctuation (not inside an e-mail address); usernames as §5 allows. */
+const MENTION = /(?<![\w@.])@([A-Za-z][A-Za-z0-9_]{2,59})(?![A-Za-z0-9_])/g;
+
 interface ChatState {
   id: number;
+  type: 'private' | 'group';
   interval: number;
   members: number[];
 }
@@ -243,10 +249,10 @@ export class MessageWriter {
     //    members; and the senders as they are now.
     const [state] = await tx.query<{ chats: ChatState[] | null; senders: UserRow[] | null }>(
       `WITH locked AS MATERIALIZED (
-         SELECT id, interval_seconds FROM chats WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE
+         SELECT id, chat_type, interval_seconds FROM chats WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE
        )
        SELECT (SELECT json_agg(json_build_object(
-                 'id', l.id, 'interval', l.interval_seconds,
+                 'id', l.id, 'type', l.chat_type, 'interval', l.interval_seconds,
                  'members', (SELECT coalesce(json_agg(m.user_id ORDER BY m.user_id), '[]'::json)
                                FROM chat_members m WHERE m.chat_id = l.id)))
                  FROM locked l) AS chats,
@@ -287,15 +293,16 @@ export class MessageWriter {
       }
     }
     if (prepared.length === 0) return { outcomes, publish: () => undefined };
+    await this.resolveMentions(tx, prepared, chats);
 
     // 3. One INSERT for all; a client id stored before is skipped (its send is answered with the stored message).
     const inserted = await tx.query<InsertedRow>(
-      `INSERT INTO messages (chat_id, sender_id, client_id, type, text, file_path, meta, reply_to_id, forwarded_from_id, expires_at)
+      `INSERT INTO messages (chat_id, sender_id, client_id, type, text, file_path, meta, reply_to_id, forwarded_from_id, expires_at, mentions)
        SELECT v.chat_id, v.sender_id, v.client_id, v.type, v.text, v.file_path, v.meta, v.reply_to_id, v.forwarded_from_id,
-              CASE WHEN v.interval_seconds > 0 THEN now() + make_interval(secs => v.interval_seconds) END
+              CASE WHEN v.interval_seconds > 0 THEN now() + make_interval(secs => v.interval_seconds) END, v.mentions
          FROM jsonb_to_recordset($1::jsonb)
               AS v(position integer, chat_id bigint, sender_id bigint, client_id uuid, type text, text text, file_path text,
-                   meta jsonb, reply_to_id bigint, forwarded_from_id bigint, interval_seconds integer)
+                   meta jsonb, reply_to_id bigint, forwarded_from_id bigint, interval_seconds integer, mentions bigint[])
         ORDER BY v.position
        ON CONFLICT (sender_id, client_id) DO NOTHING
        RETURNING id, sender_id, client_id, created_at, expires_at`,
@@ -314,6 +321,7 @@ export class MessageWriter {
             reply_to_id: send.reply?.id ?? null,
             forwarded_from_id: send.forwardedFrom?.user_id ?? null,
             interval_seconds: send.intervalSeconds,
+            mentions: send.mentions.length > 0 ? send.mentions : null,
           })),
         ),
       ],
@@ -343,7 +351,13 @@ export class MessageWriter {
       if (list) list.push(message);
       else byChat.set(message.chat_id, [message]);
     }
-    const unread: Array<{ chat_id: number; user_id: number; add: number; reset: boolean; read_up_to: number | null }> = [];
+    // Mentions count the same way: those after the member's own last message, or all of them.
+    const unread: Array<{ chat_id: number; user_id: number; add: number; add_mentions: number; reset: boolean; read_up_to: number | null }> = [];
+    const mentioning = (inChat: MessageView[], member: number, from: number) => {
+      let count = 0;
+      for (let index = from; index < inChat.length; index += 1) if (inChat[index]!.mentions.includes(member)) count += 1;
+      return count;
+    };
     for (const [chatId, inChat] of byChat) {
       // Per member: messages from others after the member's own last one (or all of them), in one pass.
       const lastOwn = new Map<number, number>(); // member → index in inChat of their last message
@@ -351,12 +365,12 @@ export class MessageWriter {
       for (const member of chats.get(chatId)!.members) {
         const own = lastOwn.get(member);
         if (own === undefined) {
-          unread.push({ chat_id: chatId, user_id: member, add: inChat.length, reset: false, read_up_to: null });
+          unread.push({ chat_id: chatId, user_id: member, add: inChat.length, add_mentions: mentioning(inChat, member, 0), reset: false, read_up_to: null });
           continue;
         }
         let add = 0;
         for (let index = own + 1; index < inChat.length; index += 1) if (inChat[index]!.sender_id !== member) add += 1;
-        unread.push({ chat_id: chatId, user_id: member, add, reset: true, read_up_to: inChat[own]!.id });
+        unread.push({ chat_id: chatId, user_id: member, add, add_mentions: mentioning(inChat, member, own + 1), reset: true, read_up_to: inChat[own]!.id });
       }
     }
     const lastOfChat = new Map([...byChat].map(([chatId, inChat]) => [chatId, inChat.at(-1)!]));
@@ -369,8 +383,10 @@ export class MessageWriter {
        )
        UPDATE chat_members m
           SET unread_count = CASE WHEN v.reset THEN v.add ELSE m.unread_count + v.add END,
+              unread_mentions = CASE WHEN v.reset THEN v.add_mentions ELSE m.unread_mentions + v.add_mentions END,
               last_read_message_id = coalesce(v.read_up_to, m.last_read_message_id)
-         FROM jsonb_to_recordset($2::jsonb) AS v(chat_id bigint, user_id bigint, add integer, reset boolean, read_up_to bigint)
+         FROM jsonb_to_recordset($2::jsonb)
+              AS v(chat_id bigint, user_id bigint, add integer, add_mentions integer, reset boolean, read_up_to bigint)
         WHERE m.chat_id = v.chat_id AND m.user_id = v.user_id`,
       [
         JSON.stringify(lasts.map((message) => ({ chat_id: message.chat_id, message_id: message.id, created_at: message.created_at }))),
@@ -439,6 +455,31 @@ export class MessageWriter {
     return { outcomes: inBatchOrder(batch, outcomes), publish };
   }
 
+  /**
+   * @username mentions in group texts: the members (not the sender) whose username a text names, found with one
+   * query for the whole batch — and only when some group text has an @ in it at all.
+   */
+  private async resolveMentions(tx: Tx, prepared: Prepared[], chats: Map<number, ChatState>): Promise<void> {
+    const named = new Map<Prepared, string[]>();
+    for (const send of prepared) {
+      if (chats.get(send.chatId)?.type !== 'group' || !send.text.includes('@')) continue;
+      const names = [...send.text.matchAll(MENTION)].map((match) => match[1]!.toLowerCase());
+      if (names.length > 0) named.set(send, names);
+    }
+    if (named.size === 0) return;
+    const members = [...new Set([...named.keys()].flatMap((send) => send.members))];
+    const names = [...new Set([...named.values()].flat())];
+    const found = await tx.query<{ id: number; name: string }>(
+      `SELECT id, lower(username) AS name FROM users WHERE id = ANY($1::bigint[]) AND lower(username) = ANY($2::text[]) AND NOT deleted`,
+      [members, names],
+    );
+    const byName = new Map(found.map((row) => [row.name, Number(row.id)]));
+    for (const [send, sendNames] of named) {
+      const ids = new Set(sendNames.map((name) => byName.get(name)).filter((id): id is number => id !== undefined));
+      send.mentions = [...ids].filter((id) => id !== send.pending.senderId && send.members.includes(id)).sort((a, b) => a - b);
+    }
+  }
+
   /** Files, quoted messages and forwarded originals the batch's sends name, each read in one query. */
   private async lookups(tx: Tx, sends: Array<{ pending: Pending }>): Promise<Lookups> {
     const paths = new Set<string>();
@@ -503,6 +544,7 @@ export class MessageWriter {
       intervalSeconds: chat.interval,
       members: chat.members,
       sender,
+      mentions: [],
     });
     if (input.forward_message_id !== undefined) {
       const original = lookups.forwards.get(input.forward_message_id);
@@ -578,6 +620,7 @@ function messageView(send: Prepared, row: InsertedRow): MessageView {
     expires_at: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
     edited_at: null,
     reactions: [],
+    mentions: send.mentions,
   };
 }
 

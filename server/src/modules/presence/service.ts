@@ -49,18 +49,21 @@ export function presenceFor(row: SubjectRow, viewerId: number, isContact: boolea
 
 /**
  * Who is online: a person is online while a live-event socket of theirs is open on some node. Each node counts
- * its own sockets per person; the first one opening and the last one closing are written (`online_until`,
- * `last_seen_at`) and told, as a live signal (no seq, never logged: only the latest matters), to everyone who has
- * a private chat with them — in the detail their privacy setting allows. Changes are gathered for half a second
- * and written in one statement, so a server restart's reconnecting crowd costs a handful of statements.
+ * its own sockets per person; the first one opening and the last one closing are written (`user_presence`) and
+ * told, as a live signal (no seq, never logged: only the latest matters), to those of their private-chat partners
+ * whom their privacy setting lets see it — the others are not told at all (a signal's timing would say what its
+ * content hides) except when the setting itself changes. Changes are gathered for half a second and written in
+ * one statement, so a server restart's reconnecting crowd costs a handful of statements.
  *
  * In a cluster, one node seeing a person's last socket close marks them offline even if another node still holds
  * one of theirs; that node's next renewal (within a minute) brings them back online.
  */
 export class Presence {
   private readonly sockets = new Map<number, number>();
-  /** People whose presence changed since the last flush (true: came online). */
+  /** People who came online (true) or went (false) since the last flush. */
   private readonly changed = new Map<number, boolean>();
+  /** People whose privacy setting changed since the last flush. */
+  private readonly privacy = new Set<number>();
   private flushTimer: NodeJS.Timeout | null = null;
   private renewTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
@@ -76,7 +79,7 @@ export class Presence {
   opened(userId: number): void {
     const count = (this.sockets.get(userId) ?? 0) + 1;
     this.sockets.set(userId, count);
-    if (count === 1) this.mark(userId, true);
+    if (count === 1) this.mark(() => this.changed.set(userId, true));
     if (!this.renewTimer && !this.stopped) {
       this.renewTimer = setInterval(() => void this.renew(), RENEW_EVERY_MS);
       this.renewTimer.unref();
@@ -91,24 +94,27 @@ export class Presence {
       return;
     }
     this.sockets.delete(userId);
-    this.mark(userId, false);
+    this.mark(() => this.changed.set(userId, false));
   }
 
-  /** Their privacy changed: the people who see them are told what they may see now. */
+  /**
+   * Their privacy changed: their partners are told what they may see now. Nothing is written — this node may hold
+   * none of their sockets while another does.
+   */
   privacyChanged(userId: number): void {
-    this.mark(userId, this.sockets.has(userId));
+    this.mark(() => this.privacy.add(userId));
   }
 
   /** What `viewerId` may see of `userId`: their own, or of someone they share a chat with or have as a contact. */
   async view(viewerId: number, userId: number): Promise<PresenceView> {
     const [row] = await this.db.query<SubjectRow & { known: boolean; is_contact: boolean }>(
-      `SELECT u.id, u.online_until, u.last_seen_at, u.last_seen_privacy, u.deleted,
+      `SELECT u.id, p.online_until, p.last_seen_at, u.last_seen_privacy, u.deleted,
               u.id = $2
                 OR EXISTS (SELECT 1 FROM contacts k WHERE k.owner_id = $2 AND k.user_id = u.id)
                 OR EXISTS (SELECT 1 FROM chat_members a JOIN chat_members b ON b.chat_id = a.chat_id
                             WHERE a.user_id = u.id AND b.user_id = $2) AS known,
               EXISTS (SELECT 1 FROM contacts k WHERE k.owner_id = u.id AND k.user_id = $2) AS is_contact
-         FROM users u WHERE u.id = $1`,
+         FROM users u LEFT JOIN user_presence p ON p.user_id = u.id WHERE u.id = $1`,
       [userId, viewerId],
     );
     // Someone the viewer has nothing to do with answers like someone who does not exist.
@@ -125,9 +131,9 @@ export class Presence {
     return this.flushing;
   }
 
-  private mark(userId: number, online: boolean): void {
+  private mark(note: () => void): void {
     if (this.stopped) return;
-    this.changed.set(userId, online);
+    note();
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = null;
       this.flushing = this.flushing.then(() => this.flush()).catch((error: unknown) => this.log.warn({ err: error }, 'presence not written'));
@@ -138,24 +144,36 @@ export class Presence {
   private async renew(): Promise<void> {
     const ids = [...this.sockets.keys()];
     if (ids.length === 0 || this.stopped) return;
-    await this.db
-      .query(`UPDATE users SET online_until = now() + make_interval(secs => $2), last_seen_at = now() WHERE id = ANY($1::bigint[])`, [
-        ids,
-        ONLINE_FOR_SECONDS,
-      ])
+    await this.write(ids.map((id) => [id, true]))
       .catch((error: unknown) => this.log.warn({ err: error }, 'presence not renewed'));
   }
 
+  /** Writes who is online (for 90 s) and who went, in id order (presence rows are locked by this alone). */
+  private async write(states: Array<[number, boolean]>): Promise<void> {
+    states.sort((a, b) => a[0] - b[0]);
+    await this.db.query(
+      `INSERT INTO user_presence (user_id, online_until, last_seen_at)
+       SELECT v.id, CASE WHEN v.online THEN now() + make_interval(secs => $3) END, now()
+         FROM unnest($1::bigint[], $2::boolean[]) WITH ORDINALITY AS v(id, online, position)
+         JOIN users u ON u.id = v.id
+        ORDER BY v.position
+       ON CONFLICT (user_id) DO UPDATE SET online_until = excluded.online_until, last_seen_at = excluded.last_seen_at`,
+      [states.map(([id]) => id), states.map(([, online]) => online), ONLINE_FOR_SECONDS],
+    );
+  }
+
   private async flush(): Promise<void> {
-    const changes = [...this.changed];
+    const states = [...this.changed];
+    const privacy = new Set(this.privacy);
     this.changed.clear();
-    if (changes.length === 0) return;
+    this.privacy.clear();
+    if (states.length > 0) await this.write(states);
+    const ids = [...new Set([...states.map(([id]) => id), ...privacy])];
+    if (ids.length === 0) return;
     const subjects = await this.db.query<SubjectRow>(
-      `UPDATE users u SET online_until = CASE WHEN v.online THEN now() + make_interval(secs => $3) END, last_seen_at = now()
-         FROM unnest($1::bigint[], $2::boolean[]) AS v(id, online)
-        WHERE u.id = v.id
-        RETURNING u.id, u.online_until, u.last_seen_at, u.last_seen_privacy, u.deleted`,
-      [changes.map(([id]) => id), changes.map(([, online]) => online), ONLINE_FOR_SECONDS],
+      `SELECT u.id, p.online_until, p.last_seen_at, u.last_seen_privacy, u.deleted
+         FROM users u LEFT JOIN user_presence p ON p.user_id = u.id WHERE u.id = ANY($1::bigint[])`,
+      [ids],
     );
     if (subjects.length === 0) return;
     // Everyone with a private chat with one of them, and whether the subject has that person as a contact.
@@ -172,6 +190,9 @@ export class Presence {
     for (const { subject, partner, is_contact: isContact } of partners) {
       const row = byId.get(Number(subject));
       if (!row) continue;
+      const allowed = row.last_seen_privacy === 'everyone' || (row.last_seen_privacy === 'contacts' && isContact);
+      // Someone kept from it hears nothing of comings and goings, only that the setting changed.
+      if (!allowed && !privacy.has(row.id)) continue;
       this.bus.signal(Number(partner), { event_type: 'presence', additional_info: presenceFor(row, Number(partner), isContact) });
     }
   }

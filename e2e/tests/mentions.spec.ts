@@ -1,0 +1,63 @@
+import { expect, test } from './test';
+import { addContact, messageRow, newPhone, signUpInBrowser } from './fixtures';
+
+// Issue 14: @username completion in a group's composer; the mentioned person is notified even in a muted group,
+// and the chat list marks the group with an @ until they read it.
+test('mentions: @ completion in a group, a notification through mute, and the @ marker until read', async ({ browser }) => {
+  const page = async () => (await browser.newContext()).newPage();
+  const [anna, boris, vika] = [await page(), await page(), await page()];
+  const phones = { boris: newPhone(), vika: newPhone() };
+  await signUpInBrowser(anna, 'Anna');
+  await signUpInBrowser(boris, 'Boris', phones.boris);
+  await signUpInBrowser(vika, 'Vika', phones.vika);
+  const username = `boris_${Date.now().toString(36)}`;
+  await boris.getByRole('tab', { name: 'Profile' }).click();
+  await boris.getByRole('button', { name: 'Edit profile' }).click();
+  await boris.getByLabel('Username').fill(username);
+  await boris.getByRole('button', { name: 'Save' }).click();
+  await expect(boris.getByText(`@${username}`)).toBeVisible();
+  await addContact(anna, phones.boris, 'Boris');
+  await addContact(anna, phones.vika, 'Vika');
+
+  await anna.getByRole('tab', { name: 'Chats' }).click();
+  await anna.getByRole('button', { name: 'New group' }).click();
+  const create = anna.getByRole('dialog', { name: 'New group' });
+  await create.getByLabel('Group name').fill('Lunch');
+  await create.getByRole('checkbox', { name: 'Boris' }).check();
+  await create.getByRole('checkbox', { name: 'Vika' }).check();
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(anna.getByRole('heading', { name: 'Lunch' })).toBeVisible();
+
+  // Boris mutes the group and stays on his chat list.
+  await boris.getByRole('tab', { name: 'Chats' }).click();
+  await boris.getByRole('link', { name: /Lunch/ }).click();
+  await boris.getByRole('button', { name: 'Turn off notifications' }).click();
+  await expect(boris.getByRole('button', { name: 'Turn on notifications' })).toBeVisible();
+  // Back to the list, with no chat open.
+  await boris.goto('/');
+
+  // Anna types "@bo": Boris is offered; Enter picks him.
+  const composer = anna.getByRole('textbox', { name: 'Message' });
+  await composer.fill('');
+  await composer.pressSequentially('@bo');
+  const suggestions = anna.getByRole('listbox', { name: 'People to mention' });
+  await expect(suggestions.getByRole('option')).toHaveCount(1);
+  await expect(suggestions.getByRole('option', { name: new RegExp(`Boris @${username}`) })).toHaveAttribute('aria-selected', 'true');
+  await composer.press('Enter');
+  await expect(suggestions).toHaveCount(0);
+  await expect(composer).toHaveValue(`@${username} `);
+  await composer.pressSequentially('lunch at one?');
+  await composer.press('Enter');
+  await expect(messageRow(anna, `@${username} lunch at one?`)).toBeVisible();
+
+  // Boris: a notification although the group is muted, and the @ marker on its row until he opens it.
+  const row = boris.getByRole('link', { name: /Lunch/ });
+  await expect(row.getByRole('img', { name: 'You were mentioned' })).toBeVisible();
+  await expect(boris.getByRole('region', { name: 'Notifications' })).toContainText('lunch at one?');
+  // Vika was not mentioned: no marker for her.
+  await expect(vika.getByRole('link', { name: /Lunch/ })).toContainText('lunch at one?');
+  await expect(vika.getByRole('link', { name: /Lunch/ }).getByRole('img', { name: 'You were mentioned' })).toHaveCount(0);
+  await row.click();
+  await expect(messageRow(boris, `@${username} lunch at one?`)).toBeVisible();
+  await expect(boris.getByRole('link', { name: /Lunch/ }).getByRole('img', { name: 'You were mentioned' })).toHaveCount(0);
+});
