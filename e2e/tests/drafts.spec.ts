@@ -22,6 +22,10 @@ test('an unsent text stays with its chat across a switch to another chat and a r
   await openChatWith(page, 'Vika');
   await expect(composer).toHaveValue('');
   await composer.fill('for Vika');
+  // The chat left with something unsent says so in the chat list, the open one does not.
+  await page.getByRole('tab', { name: 'Chats' }).click();
+  await expect(page.getByRole('link', { name: /Boris/ })).toContainText('Draft: see you at');
+  await expect(page.getByRole('link', { name: /Vika/ })).not.toContainText('Draft:');
 
   await openChatWith(page, 'Boris');
   await expect(composer).toHaveValue('see you at');

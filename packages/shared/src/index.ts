@@ -9,7 +9,7 @@ export * from './api/endpoints';
 export { cookies } from './storage/cookies';
 export { tokenStorage, msUntilExpiry } from './storage/tokens';
 export { localSettings } from './storage/local';
-export { drafts } from './storage/drafts';
+export { drafts, useDraftText } from './storage/drafts';
 export { Emitter } from './events/emitter';
 export { eventBus, type BusEvents, type ConnectionStatus } from './events/bus';
 export { FlowClient, type FlowClientOptions } from './events/flow-client';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { NavLink, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { Avatar, Shortcuts, formatListTime, matchesShortcut, useAuthStore, useChatsStore, useSettingsStore } from '@messenger/shared';
+import { Avatar, Shortcuts, formatListTime, matchesShortcut, useAuthStore, useChatsStore, useDraftText, useSettingsStore } from '@messenger/shared';
 import { useChatRows, type ChatRowModel } from './useChatRows';
 import { messagePreview } from './preview';
 import { useTypingLabel } from '../chat/useTypingLabel';
@@ -31,6 +31,9 @@ function ChatRow({ row }: { row: ChatRowModel }) {
   const { chat, name, avatar } = row;
   const last = chat.last_message;
   const typing = useTypingLabel(chat.id);
+  // What I left unsent in a chat I am not looking at shows instead of its last message (Telegram's "Draft:").
+  const draft = useDraftText(me, chat.id).trim();
+  const open = useChatsStore((state) => state.activeChatId === chat.id);
   const preview = last
     ? last.sender_id === me
       ? t('chats.you', { text: messagePreview(last) })
@@ -49,7 +52,15 @@ function ChatRow({ row }: { row: ChatRowModel }) {
           </time>
         </span>
         <span className="msg-row-bottom">
-          {typing ? <span className="msg-row-preview msg-typing">{typing}</span> : <span className="msg-row-preview">{preview}</span>}
+          {typing ? (
+            <span className="msg-row-preview msg-typing">{typing}</span>
+          ) : draft && !open ? (
+            <span className="msg-row-preview">
+              <span className="msg-draft-label">{t('chats.draft')}</span> {draft}
+            </span>
+          ) : (
+            <span className="msg-row-preview">{preview}</span>
+          )}
           {chat.unread_mentions > 0 && (
             <span className="msg-badge" role="img" aria-label={t('chats.mentioned')} title={t('chats.mentioned')}>
               @

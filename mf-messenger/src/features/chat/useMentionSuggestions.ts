@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { displayName, useAuthStore, useChatsStore, useContactsStore, useUsersStore } from '@messenger/shared';
 
 export interface MentionCandidate {
@@ -29,16 +29,24 @@ export function useMentionSuggestions(chatId: number, text: string, caret: numbe
   const [dismissedAt, setDismissedAt] = useState<string | null>(null);
   const typed = chat?.chat_type === 'group' ? mentionQuery(text, caret) : null;
   const key = typed ? `${typed.start}:${typed.query}` : null;
+  // The members' usernames come with their profiles: fetch those not known yet once an @ is typed.
+  const participants = chat?.participants;
+  const asking = typed !== null;
+  useEffect(() => {
+    if (asking && participants) void useUsersStore.getState().ensure(participants);
+  }, [asking, participants]);
   const candidates: MentionCandidate[] =
     typed && key !== dismissedAt
       ? (chat?.participants ?? [])
           .filter((id) => id !== me)
           .flatMap((id) => {
             const profile = profiles[id];
-            if (!profile?.username || profile.deleted) return [];
-            const name = displayName(contacts.find((contact) => contact.id === id), profile);
-            const matches = profile.username.toLowerCase().startsWith(typed.query) || name.toLowerCase().startsWith(typed.query);
-            return matches ? [{ id, name, username: profile.username }] : [];
+            const contact = contacts.find((candidate) => candidate.id === id);
+            const username = profile?.username ?? contact?.username;
+            if (!username || profile?.deleted || contact?.deleted) return [];
+            const name = displayName(contact, profile);
+            const matches = username.toLowerCase().startsWith(typed.query) || name.toLowerCase().startsWith(typed.query);
+            return matches ? [{ id, name, username }] : [];
           })
           .slice(0, SHOWN)
       : [];

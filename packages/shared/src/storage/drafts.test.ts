@@ -38,3 +38,15 @@ test('signing out removes the person’s drafts, and only theirs', () => {
   expect(drafts.get(5, 1)).toBe('');
   expect(drafts.get(6, 1)).toBe('another person on this browser');
 });
+
+test('whoever shows drafts hears of every change, and stops hearing once unsubscribed', () => {
+  const heard = jest.fn();
+  const stop = drafts.subscribe(heard);
+  drafts.set(7, 1, 'draft');
+  drafts.set(7, 1, '');
+  drafts.clear(7);
+  expect(heard).toHaveBeenCalledTimes(3);
+  stop();
+  drafts.set(7, 1, 'again');
+  expect(heard).toHaveBeenCalledTimes(3);
+});

@@ -1,9 +1,16 @@
+import { useSyncExternalStore } from 'react';
 import { localSettings } from './local';
 
 /** Every unsent text of one person: chat id → text. */
 type Drafts = Record<string, string>;
 
 const key = (userId: number) => `drafts.${userId}`;
+
+/** Who shows drafts (the chat list's "Draft:" rows): told whenever one is stored or removed. */
+const listeners = new Set<() => void>();
+const changed = () => {
+  for (const listener of listeners) listener();
+};
 
 function load(userId: number): Drafts {
   try {
@@ -31,9 +38,20 @@ export const drafts = {
     else return;
     if (Object.keys(all).length > 0) localSettings.set(key(userId), JSON.stringify(all));
     else localSettings.remove(key(userId));
+    changed();
   },
   /** Signing out: nobody who uses this browser next reads what this person left unsent. */
   clear(userId: number): void {
     localSettings.remove(key(userId));
+    changed();
+  },
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   },
 };
+
+/** A chat's draft for the signed-in person, kept current as it is stored ('' when none, or nobody is signed in). */
+export function useDraftText(userId: number | undefined, chatId: number): string {
+  return useSyncExternalStore(drafts.subscribe, () => (userId === undefined ? '' : drafts.get(userId, chatId)));
+}
