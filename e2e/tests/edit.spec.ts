@@ -1,16 +1,10 @@
 import { expect, test } from './test';
-import { addContact, messageAction, messageRow, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
+import { annaAndBoris, messageAction, messageRow, send } from './fixtures';
 
 // Issue 14: the sender edits a text message (menu, or ↑ in an empty composer); the other person sees the new text
 // live, marked "edited"; what was being written before comes back afterwards.
 test('editing a message: from its menu and with ↑, live for the other person, marked edited, the draft kept', async ({ browser }) => {
-  const anna = await (await browser.newContext()).newPage();
-  const boris = await (await browser.newContext()).newPage();
-  const borisPhone = newPhone();
-  await signUpInBrowser(anna, 'Anna');
-  await signUpInBrowser(boris, 'Boris', borisPhone);
-  await addContact(anna, borisPhone, 'Boris');
-  await openChatWith(anna, 'Boris');
+  const { anna, boris } = await annaAndBoris(browser);
   await send(anna, 'See you at seven');
   await boris.getByRole('link', { name: /Anna/ }).click();
   await expect(messageRow(boris, 'See you at seven')).toBeVisible();

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import { randomInt } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
 
@@ -87,6 +87,32 @@ export async function openChatWith(page: Page, contactName: string): Promise<voi
   await page.getByRole('tab', { name: 'Contacts' }).click();
   await page.getByRole('button', { name: `Open chat with ${contactName}` }).click();
   await expect(page.getByRole('heading', { name: contactName })).toBeVisible();
+}
+
+/**
+ * Anna and Boris, each signed up in a browser of their own; Anna has Boris as a contact and their chat open.
+ * (Boris stays on his chat list.)
+ */
+export async function annaAndBoris(browser: Browser): Promise<{ anna: Page; boris: Page; borisPhone: string }> {
+  const anna = await (await browser.newContext()).newPage();
+  const boris = await (await browser.newContext()).newPage();
+  const borisPhone = newPhone();
+  await signUpInBrowser(anna, 'Anna');
+  await signUpInBrowser(boris, 'Boris', borisPhone);
+  await addContact(anna, borisPhone, 'Boris');
+  await openChatWith(anna, 'Boris');
+  return { anna, boris, borisPhone };
+}
+
+/** Creates a group from the Chats tab with some of one's contacts, and waits until it is open. */
+export async function createGroup(page: Page, name: string, members: string[]): Promise<void> {
+  await page.getByRole('tab', { name: 'Chats' }).click();
+  await page.getByRole('button', { name: 'New group' }).click();
+  const create = page.getByRole('dialog', { name: 'New group' });
+  await create.getByLabel('Group name').fill(name);
+  for (const member of members) await create.getByRole('checkbox', { name: member }).check();
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByRole('heading', { name })).toBeVisible();
 }
 
 /** The send state of a message the server has: one tick ("Sent"), or two once someone read it ("Read"). */

@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { addContact, messageRow, newPhone, signUpInBrowser } from './fixtures';
+import { addContact, createGroup, messageRow, newPhone, signUpInBrowser } from './fixtures';
 
 // Issue 14: @username completion in a group's composer; the mentioned person is notified even in a muted group,
 // and the chat list marks the group with an @ until they read it.
@@ -19,14 +19,7 @@ test('mentions: @ completion in a group, a notification through mute, and the @ 
   await addContact(anna, phones.boris, 'Boris');
   await addContact(anna, phones.vika, 'Vika');
 
-  await anna.getByRole('tab', { name: 'Chats' }).click();
-  await anna.getByRole('button', { name: 'New group' }).click();
-  const create = anna.getByRole('dialog', { name: 'New group' });
-  await create.getByLabel('Group name').fill('Lunch');
-  await create.getByRole('checkbox', { name: 'Boris' }).check();
-  await create.getByRole('checkbox', { name: 'Vika' }).check();
-  await create.getByRole('button', { name: 'Create' }).click();
-  await expect(anna.getByRole('heading', { name: 'Lunch' })).toBeVisible();
+  await createGroup(anna, 'Lunch', ['Boris', 'Vika']);
 
   // Boris mutes the group and stays on his chat list.
   await boris.getByRole('tab', { name: 'Chats' }).click();

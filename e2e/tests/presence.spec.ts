@@ -1,15 +1,9 @@
 import { expect, test } from './test';
-import { addContact, newPhone, openChatWith, signUpInBrowser } from './fixtures';
+import { annaAndBoris } from './fixtures';
 
 // Issue 14: online / last seen in a private chat's header, live, and hidden when the person chooses so.
 test('presence: online while the other person has the app open, last seen once they leave, only "recently" when they hide it', async ({ browser }) => {
-  const anna = await (await browser.newContext()).newPage();
-  const boris = await (await browser.newContext()).newPage();
-  const borisPhone = newPhone();
-  await signUpInBrowser(anna, 'Anna');
-  await signUpInBrowser(boris, 'Boris', borisPhone);
-  await addContact(anna, borisPhone, 'Boris');
-  await openChatWith(anna, 'Boris');
+  const { anna, boris } = await annaAndBoris(browser);
   const header = anna.getByRole('button', { name: 'Details of Boris' });
   await expect(header).toContainText('online');
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './test';
-import { addContact, messageRow, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
+import { annaAndBoris, messageRow, send } from './fixtures';
 
 /** Opens a message's menu and reacts with the named emoji. */
 async function react(page: Page, text: string, name: string): Promise<void> {
@@ -11,13 +11,7 @@ async function react(page: Page, text: string, name: string): Promise<void> {
 
 // Issue 14: one reaction per person per message, seen live by the other person with who gave it.
 test('reactions: given from the menu, seen live with who gave them, replaced, and taken back', async ({ browser }) => {
-  const anna = await (await browser.newContext()).newPage();
-  const boris = await (await browser.newContext()).newPage();
-  const borisPhone = newPhone();
-  await signUpInBrowser(anna, 'Anna');
-  await signUpInBrowser(boris, 'Boris', borisPhone);
-  await addContact(anna, borisPhone, 'Boris');
-  await openChatWith(anna, 'Boris');
+  const { anna, boris } = await annaAndBoris(browser);
   await send(anna, 'Pizza tonight?');
   await boris.getByRole('link', { name: /Anna/ }).click();
 

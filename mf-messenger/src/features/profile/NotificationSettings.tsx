@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useAuthStore, useNotificationsStore, userApi, type Me } from '@messenger/shared';
+import type { Me } from '@messenger/shared';
+import { saveSettings } from './saveSettings';
 
 type Setting = 'popup_notifications' | 'sound_notifications' | 'private_notifications';
 
@@ -13,16 +14,7 @@ const SETTINGS: Array<{ key: Setting; label: string }> = [
 /** Notification settings are the account's, kept on the server, so every device follows them. */
 export function NotificationSettings({ user }: { user: Me }) {
   const { t } = useTranslation('messenger');
-  const toggle = async (key: Setting, value: boolean) => {
-    const previous = useAuthStore.getState().user;
-    if (previous) useAuthStore.getState().setUser({ ...previous, [key]: value });
-    try {
-      useAuthStore.getState().setUser(await userApi.edit({ [key]: value }));
-    } catch (error) {
-      if (previous) useAuthStore.getState().setUser(previous);
-      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:profile.settingsError') });
-    }
-  };
+  const toggle = (key: Setting, value: boolean) => saveSettings({ [key]: value });
   return (
     <fieldset className="msg-settings">
       <legend>{t('profile.notifications')}</legend>

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { errorText, useAuthStore, useNotificationsStore, userApi, type LastSeenPrivacy, type Me } from '@messenger/shared';
+import type { LastSeenPrivacy, Me } from '@messenger/shared';
+import { saveSettings } from './saveSettings';
 
 const CHOICES: LastSeenPrivacy[] = ['everyone', 'contacts', 'nobody'];
 
@@ -9,16 +10,7 @@ const CHOICES: LastSeenPrivacy[] = ['everyone', 'contacts', 'nobody'];
  */
 export function PrivacySettings({ user }: { user: Me }) {
   const { t } = useTranslation('messenger');
-  const choose = async (value: LastSeenPrivacy) => {
-    const previous = useAuthStore.getState().user;
-    if (previous) useAuthStore.getState().setUser({ ...previous, last_seen_privacy: value });
-    try {
-      useAuthStore.getState().setUser(await userApi.edit({ last_seen_privacy: value }));
-    } catch (error) {
-      if (previous) useAuthStore.getState().setUser(previous);
-      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:profile.settingsError') });
-    }
-  };
+  const choose = (value: LastSeenPrivacy) => saveSettings({ last_seen_privacy: value });
   return (
     <fieldset className="msg-settings">
       <legend>{t('privacy.title')}</legend>

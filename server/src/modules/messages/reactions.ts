@@ -1,13 +1,10 @@
 import type { Services } from '../../services.js';
-import { forbidden, notFound } from '../../http/errors.js';
-import { lockChat, memberIds } from '../chats/repository.js';
+import { forbidden } from '../../http/errors.js';
 import { REACTIONS_OF_MESSAGE, type Reaction } from '../chats/model.js';
-import { checkMaySend } from './writer.js';
+import { lockMessageForChange } from './service.js';
 
 /** The reactions a person can give (issue 14: a small fixed set), as the client shows them. */
 export const REACTION_EMOJI = ['👍', '❤️', '😂', '😮', '😢', '🙏'] as const;
-
-const messageNotFound = () => notFound('Message not found', 'message_not_found');
 
 /**
  * Reactions: one per person per message — a new one replaces theirs, and it can be taken back. Any member who may
@@ -20,20 +17,7 @@ export class Reactions {
   /** `emoji` null takes the caller's reaction back. */
   async set(userId: number, messageId: number, emoji: string | null): Promise<{ chat_id: number; message_id: number; reactions: Reaction[] }> {
     return this.services.db.transaction(async (tx) => {
-      const [sender] = await tx.query<{ deleted: boolean; blocked: boolean; is_muted: boolean }>(
-        'SELECT deleted, blocked, is_muted FROM users WHERE id = $1',
-        [userId],
-      );
-      checkMaySend(sender);
-      const visible = 'id = $1 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())';
-      const [found] = await tx.query<{ chat_id: number }>(`SELECT chat_id FROM messages WHERE ${visible}`, [messageId]);
-      if (!found) throw messageNotFound();
-      // The chat first (as every change to its messages does), then the message as it is under that lock.
-      const chat = await lockChat(tx, found.chat_id);
-      const [message] = await tx.query<{ type: string }>(`SELECT type FROM messages WHERE ${visible}`, [messageId]);
-      if (!chat || !message) throw messageNotFound();
-      const members = await memberIds(tx, chat.id);
-      if (!members.includes(userId)) throw messageNotFound();
+      const { chat, message, members } = await lockMessageForChange<{ type: string }>(tx, userId, messageId, 'type');
       if (message.type === 'call') throw forbidden('A call cannot be reacted to', 'cannot_react');
       const changed =
         emoji === null

@@ -1,7 +1,8 @@
 import type { Services } from '../../services.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { loadActor, usesAdminPower } from '../users/actor.js';
-import { findMessageView, lockChat, memberIds } from '../chats/repository.js';
+import { findMessageView, lockChat, memberIds, type LockedChat } from '../chats/repository.js';
+import type { Tx } from '../../db/index.js';
 import type { MessageView } from '../chats/model.js';
 import { characterCount } from '../../http/text.js';
 import { checkMaySend } from './writer.js';
@@ -88,25 +89,13 @@ export class MessagesService {
     if (!text) throw badRequest('A message cannot be empty', 'empty_message');
     if (characterCount(text) > TEXT_MAX) throw badRequest(`A message can be at most ${TEXT_MAX} characters`, 'message_too_long');
     return this.services.db.transaction(async (tx) => {
-      const [sender] = await tx.query<{ deleted: boolean; blocked: boolean; is_muted: boolean }>(
-        'SELECT deleted, blocked, is_muted FROM users WHERE id = $1',
-        [userId],
+      const { chat, message, members } = await lockMessageForChange<{ sender_id: number; type: string; text: string; forwarded: boolean; too_old: boolean }>(
+        tx,
+        userId,
+        messageId,
+        `sender_id, type, text, forwarded_from_id IS NOT NULL AS forwarded,
+         created_at < now() - make_interval(hours => ${EDIT_WINDOW_HOURS}) AS too_old`,
       );
-      checkMaySend(sender);
-      const visible = 'id = $1 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())';
-      const [found] = await tx.query<{ chat_id: number }>(`SELECT chat_id FROM messages WHERE ${visible}`, [messageId]);
-      if (!found) throw messageNotFound();
-      // The chat first (as every change to its messages does), then the message as it is under that lock.
-      const chat = await lockChat(tx, found.chat_id);
-      const [message] = await tx.query<{ sender_id: number; type: string; text: string; forwarded: boolean; too_old: boolean }>(
-        `SELECT sender_id, type, text, forwarded_from_id IS NOT NULL AS forwarded,
-                created_at < now() - make_interval(hours => $2) AS too_old
-           FROM messages WHERE ${visible}`,
-        [messageId, EDIT_WINDOW_HOURS],
-      );
-      if (!chat || !message) throw messageNotFound();
-      const members = await memberIds(tx, chat.id);
-      if (!members.includes(userId)) throw messageNotFound();
       if (Number(message.sender_id) !== userId) throw forbidden('Only its sender can edit a message', 'not_allowed');
       if (message.type !== 'text' || message.forwarded) throw badRequest('Only text messages you wrote can be edited', 'cannot_edit');
       if (message.too_old) throw forbidden(`A message can be edited for ${EDIT_WINDOW_HOURS} hours after it is sent`, 'edit_window_passed');
@@ -120,4 +109,31 @@ export class MessagesService {
       return { message: view };
     });
   }
+}
+
+/**
+ * The start of every change to one message by a member (an edit, a reaction): the caller may still write (not
+ * deleted, banned or muted), the message's chat is locked (chats first, as every change to its messages), and the
+ * message (`columns` of it) and the chat's members are read under that lock. Someone who cannot see the message —
+ * gone, expired, or not in its chat — gets 404, as if it did not exist.
+ */
+export async function lockMessageForChange<T extends Record<string, unknown>>(
+  tx: Tx,
+  userId: number,
+  messageId: number,
+  columns: string,
+): Promise<{ chat: LockedChat; message: T; members: number[] }> {
+  const [sender] = await tx.query<{ deleted: boolean; blocked: boolean; is_muted: boolean }>('SELECT deleted, blocked, is_muted FROM users WHERE id = $1', [
+    userId,
+  ]);
+  checkMaySend(sender);
+  const visible = 'id = $1 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())';
+  const [found] = await tx.query<{ chat_id: number }>(`SELECT chat_id FROM messages WHERE ${visible}`, [messageId]);
+  if (!found) throw messageNotFound();
+  const chat = await lockChat(tx, found.chat_id);
+  const [message] = await tx.query<T>(`SELECT ${columns} FROM messages WHERE ${visible}`, [messageId]);
+  if (!chat || !message) throw messageNotFound();
+  const members = await memberIds(tx, chat.id);
+  if (!members.includes(userId)) throw messageNotFound();
+  return { chat, message, members };
 }
