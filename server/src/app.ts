@@ -22,6 +22,7 @@ import { callsRoutes } from './modules/calls/routes.js';
 import { meetSocketRoutes } from './modules/calls/meet-socket.js';
 import { statsRoutes } from './modules/stats/routes.js';
 import { flowRoutes } from './modules/realtime/routes.js';
+import { pushRoutes } from './modules/push/routes.js';
 import { devRoutes } from './modules/dev/routes.js';
 import { filesRoutes } from './modules/files/routes.js';
 import { webRoutes } from './modules/web/routes.js';
@@ -109,6 +110,7 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
       await api.register(meetSocketRoutes);
       await api.register(statsRoutes);
       await api.register(flowRoutes);
+      await api.register(pushRoutes);
       const outbox = app.services.devSms;
       if (outbox) await api.register(devRoutes, { outbox });
     },

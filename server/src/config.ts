@@ -100,6 +100,17 @@ export interface Config {
     /** A STUN server asked once for this machine's public address, to offer it too (MEDIA_STUN_SERVER). */
     mediaStunServer: [string, number] | undefined;
   };
+  /** Web Push (modules/push). */
+  push: {
+    /** Who the push services may contact about our pushes (VAPID `sub`): PUSH_SUBJECT, a mailto: or https: URL. */
+    subject: string;
+    /**
+     * Origins accepted as push endpoints besides the known push services (PUSH_EXTRA_ORIGINS, comma-separated):
+     * for tests with a push service of their own. Anything else is refused, so nobody can make the server post
+     * to an address of their choosing.
+     */
+    extraOrigins: string[];
+  };
   /** What one person may do how often (see http/rate-limits.ts). */
   rateLimits: {
     /** Messages sent per 10 s (RATE_MESSAGES_PER_10S). */
@@ -262,6 +273,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mediaHostAddresses: [...new Set(['127.0.0.1', ...list(env.MEDIA_HOST_ADDRESSES)])],
       mediaPortRange: portRange(env.MEDIA_PORT_RANGE),
       mediaStunServer: stunServer(env.MEDIA_STUN_SERVER),
+    },
+    push: {
+      subject: env.PUSH_SUBJECT || (publicUrl?.startsWith('https://') ? publicUrl : 'mailto:webmaster@localhost'),
+      extraOrigins: list(env.PUSH_EXTRA_ORIGINS).map((origin) => origin.replace(/\/+$/, '')),
     },
     rateLimits: {
       messagesPer10s: int(env, 'RATE_MESSAGES_PER_10S', 50, 1),

@@ -19,6 +19,8 @@ import { RateLimits } from './http/rate-limits.js';
 import { MessageWriter } from './modules/messages/writer.js';
 import { TypingSignals } from './modules/messages/typing.js';
 import { Presence } from './modules/presence/service.js';
+import { PushNotifier } from './modules/push/notifier.js';
+import { vapidKeysFrom } from './modules/push/vapid.js';
 import { SocketSupervisor } from './modules/realtime/socket-guard.js';
 // Cluster-only parts (NATS, Redis: 130 ms to load) are imported when configured, so a single node starts faster.
 import type { NatsLink } from './cluster/nats-link.js';
@@ -52,6 +54,7 @@ export interface Services {
   typing: TypingSignals;
   /** Who is online: written and told as people's live-event sockets open and close. */
   presence: Presence;
+  push: PushNotifier;
   /** Every authenticated socket of this process: token expiry and dead peers, with one timer. */
   sockets: SocketSupervisor;
   /** The link with the other nodes of a cluster (NATS_URL); none on a single node. */
@@ -133,6 +136,15 @@ export async function createServices(
   // Shared by every node in a cluster when S3 is configured; the local disk is the embedded default. The AWS SDK
   // is loaded only then: a single node never pays for it (nor sees its start-up warnings).
   const storage: FileStorage = config.s3 ? new (await import('./modules/files/s3-storage.js')).S3FileStorage(config.s3) : new LocalDiskStorage(config.filesDir);
+  const presence = new Presence(db, bus, logger);
+  const push = new PushNotifier(
+    db,
+    vapidKeysFrom(secrets.vapidSeed),
+    { subject: config.push.subject, onlineHere: (userId) => bus.connectionCount(userId) > 0, clustered: cluster !== undefined },
+    logger,
+  );
+  const messageWriter = new MessageWriter(db, bus, (stored) => push.messagesStored(stored));
+  calls.onRinging = (call) => push.callRinging(call);
   return {
     config,
     db,
@@ -148,9 +160,10 @@ export async function createServices(
     calls,
     media,
     rateLimits: new RateLimits(config.rateLimits, redis ? { redis, prefix: config.clusterName } : undefined),
-    messageWriter: new MessageWriter(db, bus),
+    messageWriter,
     typing: new TypingSignals(db, bus),
-    presence: new Presence(db, bus, logger),
+    presence,
+    push,
     sockets,
     cluster,
     redis,

@@ -2,6 +2,7 @@
 // One fixture world; one row per route (or per variant of a route); refused changes are checked to change nothing.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createECDH, randomBytes, randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import WebSocket from 'ws';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -21,6 +22,15 @@ import {
 import { STAFF_PASSWORDS, createManager, signInAgain } from './helpers/staff.js';
 
 /** The columns of the matrix. */
+/** A local port nothing listens on (discard): the matrix's push subscriptions point there. */
+const PUSH_NOWHERE = 'http://127.0.0.1:9';
+/** A browser's subscription keys (a valid P-256 point and auth secret), for subscriptions never really pushed to. */
+const PUSH_KEYS = (() => {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+})();
+
 const ACTORS = ['anon', 'guest', 'user', 'nonMember', 'owner', 'member', 'manager', 'admin'] as const;
 type ActorName = (typeof ACTORS)[number];
 
@@ -78,7 +88,14 @@ describe('permission matrix: every route × every kind of caller', () => {
   const topPhone = randomPhone();
   before(async () => {
     // The matrix is about who may do what: the per-person rate limits (rate-limits.test.ts) are lifted out of its way.
-    server = await startServer({ ADMIN_PHONES: topPhone, GUESTS_PER_IP_PER_HOUR: '1000', RATE_SOCKETS_PER_MINUTE: '1000', RATE_MESSAGES_PER_10S: '1000' });
+    server = await startServer({
+      ADMIN_PHONES: topPhone,
+      GUESTS_PER_IP_PER_HOUR: '1000',
+      RATE_SOCKETS_PER_MINUTE: '1000',
+      RATE_MESSAGES_PER_10S: '1000',
+      // Push subscriptions of the matrix point at a closed local port: pushes fail at once, nothing leaves the host.
+      PUSH_EXTRA_ORIGINS: PUSH_NOWHERE,
+    });
     world = await buildWorld(server, topPhone);
   });
   after(() => server.close());
@@ -133,6 +150,32 @@ describe('permission matrix: every route × every kind of caller', () => {
         request(server, 'POST', '/auth/sign-in-manager-extra', {
           body: { phone: as.person?.phone || randomPhone(), password: as.extra_password ?? 'not a password', ticket: ctx.ticket },
         }),
+    },
+
+    // ── push (issue 14): one's own browser's subscription ──
+    { route: 'GET /api/push/key', expect: [401, 200, 200, 200, 200, 200, 200, 200], call: (as) => req(as, 'GET', '/push/key') },
+    {
+      route: 'PUT /api/push/subscription',
+      expect: [401, 204, 204, 204, 204, 204, 204, 204],
+      call: (as) => req(as, 'PUT', '/push/subscription', { endpoint: `${PUSH_NOWHERE}/push/${randomUUID()}`, keys: PUSH_KEYS, language: 'en' }),
+    },
+    {
+      route: 'DELETE /api/push/subscription',
+      variant: 'someone else’s: answered alike, removes nothing',
+      expect: [401, 204, 204, 204, 204, 204, 204, 204],
+      mutating: false,
+      setup: async (_as, w) => {
+        const endpoint = `${PUSH_NOWHERE}/push/${randomUUID()}`;
+        const saved = await request(server, 'PUT', '/push/subscription', { token: w.top.token, body: { endpoint, keys: PUSH_KEYS, language: 'en' } });
+        assert.equal(saved.status, 204);
+        return { endpoint };
+      },
+      call: async (as, _w, ctx) => {
+        const result = await req(as, 'DELETE', '/push/subscription', { endpoint: ctx.endpoint });
+        const [left] = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM push_subscriptions WHERE endpoint = $1', [ctx.endpoint]);
+        assert.equal(left?.n, 1, 'the owner’s subscription stays');
+        return result;
+      },
     },
 
     // ── oneself ──

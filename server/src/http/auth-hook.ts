@@ -34,7 +34,7 @@ export async function authenticate(services: Pick<Services, 'db' | 'accessTokens
   if (!user || user.deleted) throw unauthorized(ServerStrings.noSuchUser, 'no_such_user');
   // Blocked: the client refreshes, and the refresh answers `you are banned` (403), which signs them out.
   if (user.blocked || user.session_generation !== claims.generation) throw unauthorized('This session has ended', 'session_ended');
-  return { id: claims.userId, role: user.role, temporary: user.temporary, tokenExp: claims.exp };
+  return { id: claims.userId, role: user.role, temporary: user.temporary, tokenExp: claims.exp, login: claims.login };
 }
 
 export function bearerToken(request: FastifyRequest): string | undefined {

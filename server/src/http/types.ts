@@ -12,6 +12,8 @@ export interface AuthUser {
   temporary: boolean;
   /** Access-token expiry (seconds since the epoch); sockets close when it passes. */
   tokenExp: number;
+  /** The login the access token belongs to (absent in tokens issued before logins were named in them). */
+  login?: string;
 }
 
 declare module 'fastify' {

@@ -16,6 +16,8 @@ export interface AccessClaims {
   exp: number;
   /** The person's session generation when the token was issued: an older one than theirs now is refused. */
   generation: number;
+  /** The login (refresh-token family) the token was issued to: what a browser's push subscription belongs to. */
+  login?: string;
 }
 
 export class AccessTokens {
@@ -34,9 +36,9 @@ export class AccessTokens {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async issue(userId: number, role: number, generation: number): Promise<string> {
+  async issue(userId: number, role: number, generation: number, login?: string): Promise<string> {
     const issuedAt = Math.floor(this.now() / 1000);
-    return new SignJWT({ role, gen: generation })
+    return new SignJWT({ role, gen: generation, ...(login === undefined ? {} : { sid: login }) })
       .setProtectedHeader({ alg: ALGORITHM, typ: ACCESS_TYPE })
       .setSubject(String(userId))
       .setIssuer(ISSUER)
@@ -73,7 +75,8 @@ export class AccessTokens {
       const role = typeof payload.role === 'number' ? payload.role : 0;
       const generation = payload.gen;
       if (!Number.isSafeInteger(userId) || userId <= 0 || payload.exp === undefined || !Number.isSafeInteger(generation)) return null;
-      return { userId, role, exp: payload.exp, generation: generation as number };
+      const login = typeof payload.sid === 'string' ? { login: payload.sid } : {};
+      return { userId, role, exp: payload.exp, generation: generation as number, ...login };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return null;
       throw error;

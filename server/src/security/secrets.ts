@@ -10,6 +10,8 @@ export interface Secrets {
   meetKey: Uint8Array;
   /** HMAC key for one-time code hashes. */
   otpKey: Buffer;
+  /** The private key of the server's VAPID key pair (Web Push), a P-256 scalar. */
+  vapidSeed: Buffer;
 }
 
 /**
@@ -24,6 +26,7 @@ export async function loadSecrets(db: Db, configured: string | undefined): Promi
     mediaKey: new Uint8Array(derive('media-jwt')),
     meetKey: new Uint8Array(derive('meet-jwt')),
     otpKey: derive('otp-hmac'),
+    vapidSeed: derive('vapid-p256'),
   };
 }
 

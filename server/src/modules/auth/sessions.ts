@@ -75,11 +75,13 @@ export class Sessions {
     });
   }
 
-  /** Ends one login (sign-out) given any of its refresh tokens. */
+  /** Ends one login (sign-out) given any of its refresh tokens; the browser's push subscription goes with it. */
   async revoke(presented: string): Promise<void> {
     await this.db.query(
-      `UPDATE refresh_tokens SET revoked_at = now()
-        WHERE revoked_at IS NULL AND family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1)`,
+      `WITH login AS (SELECT family_id FROM refresh_tokens WHERE token_hash = $1),
+            revoked AS (UPDATE refresh_tokens SET revoked_at = now()
+                         WHERE revoked_at IS NULL AND family_id = (SELECT family_id FROM login))
+       DELETE FROM push_subscriptions WHERE login_id = (SELECT family_id FROM login)`,
       [sha256(presented)],
     );
   }
@@ -92,7 +94,7 @@ export class Sessions {
        VALUES ($1, $2, $3, now() + make_interval(days => $4))`,
       [familyId, userId, sha256(refreshToken), this.config.refreshTokenTtlDays],
     );
-    return { access_token: await this.accessTokens.issue(userId, role, current?.session_generation ?? 0), refresh_token: refreshToken };
+    return { access_token: await this.accessTokens.issue(userId, role, current?.session_generation ?? 0, familyId), refresh_token: refreshToken };
   }
 }
 
@@ -105,5 +107,6 @@ export class Sessions {
 export async function endSessions(tx: Tx, sockets: SocketSupervisor, userId: number): Promise<void> {
   await tx.query('UPDATE users SET session_generation = session_generation + 1 WHERE id = $1', [userId]);
   await tx.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
+  await tx.query('DELETE FROM push_subscriptions WHERE user_id = $1', [userId]);
   tx.afterCommit(() => sockets.closeUser(userId, CloseCode.sessionEnded, 'session ended'));
 }

@@ -10,6 +10,7 @@ import { chatUnavailable, findMessageView, lockChat, memberIds } from '../chats/
 import { publicProfiles } from '../users/repository.js';
 import { loadActor, loadAdmin } from '../users/actor.js';
 import { iceServersFor } from './turn.js';
+import type { RingingCall } from '../push/notifier.js';
 
 /** Spec §8 texts, sent verbatim as `message`. */
 export const CallStrings = {
@@ -78,6 +79,8 @@ export class CallsService {
   /** Open meeting sockets per call id. */
   private readonly connections = new Map<number, Map<number, Connection>>();
   private readonly ringTimers = new Map<number, ReturnType<typeof setTimeout>>();
+  /** Told of each call that starts ringing, after its COMMIT (Web Push for callees who are not online). */
+  onRinging: (call: RingingCall) => void = () => undefined;
   /** People whose meeting socket dropped, per call id: when their place is given up, if they do not come back. */
   private readonly away = new Map<number, Map<number, { until: number; timer: ReturnType<typeof setTimeout> }>>();
 
@@ -142,7 +145,7 @@ export class CallsService {
       const members = chat ? await memberIds(tx, chatId) : [];
       if (!chat || !members.includes(userId)) throw chatUnavailable();
       const running = await this.runningIn(tx, chatId);
-      if (running) return { row: running, joined: true, busy: false, message: undefined };
+      if (running) return { row: running, joined: true, busy: false, message: undefined, ringing: undefined };
       if (await this.inCall(tx, userId)) throw conflict(CallStrings.alreadyInCall, 'already_in_call');
       const others = members.filter((id) => id !== userId);
       const busy = chat.chat_type === 'private' && others.length === 1 && (await this.inCall(tx, others[0]!));
@@ -168,9 +171,10 @@ export class CallsService {
           message,
         });
       }
-      return { row: row!, joined: false, busy, message };
+      return { row: row!, joined: false, busy, message, ringing: busy ? undefined : { chatId, callId: row!.id, caller: caller!, callees: others } };
     });
     if (!result.joined && !result.busy) this.armRingTimer(result.row.id);
+    if (result.ringing) this.onRinging(result.ringing);
     // The media engine may load lazily: it does so while the call rings, not when the first person joins.
     if (!result.busy) this.engine.warmUp?.();
     // The caller's own client shows the call message at once, as it does with a sent text.

@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../../db/index.js';
 import type { EventBus } from '../../events/bus.js';
+import type { StoredMessage } from '../push/notifier.js';
 import { HttpError, ServerStrings, badRequest, forbidden, notFound } from '../../http/errors.js';
 import { characterCount } from '../../http/text.js';
 import { chatUnavailable } from '../chats/repository.js';
@@ -120,6 +121,8 @@ export class MessageWriter {
   constructor(
     private readonly db: Db,
     private readonly bus: EventBus,
+    /** Told of every committed message after its events rang (Web Push for those not online). */
+    private readonly onStored: (stored: StoredMessage[]) => void = () => undefined,
   ) {}
 
   /** Queues a send; resolves after the batch holding it commits (or rejects with why it was refused). */
@@ -451,6 +454,7 @@ export class MessageWriter {
           });
         });
       }
+      this.onStored(stored.map(({ send, message }) => ({ message, sender: send.sender, members: send.members })));
     };
     return { outcomes: inBatchOrder(batch, outcomes), publish };
   }
