@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN_PHONE, FOURTH_ADMIN_PHONE, STAFF_PHONE, THIRD_ADMIN_PHONE } from './tests/fixtures';
 import { RELAY_BASE_URL, RELAY_PORT, TURN_PORT, TURN_URL } from './tests/relay-server';
+import { PUSH_SERVICE_ORIGIN } from './tests/push-service';
 
 const port = Number(process.env.E2E_PORT ?? 18_080);
 // E2E_BASE_URL: run against a product already running there (e.g. `npm run cluster`, started with the
@@ -56,6 +57,8 @@ const serverEnv = {
   LOG_LEVEL: 'warn',
   OTP_PER_IP_PER_HOUR: '10000',
   ADMIN_PHONES: `${ADMIN_PHONE},${STAFF_PHONE},${THIRD_ADMIN_PHONE},${FOURTH_ADMIN_PHONE}`,
+  // The run's own push service (tests/push-service.ts) is accepted as a push endpoint.
+  PUSH_EXTRA_ORIGINS: PUSH_SERVICE_ORIGIN,
 };
 const serverCommand = 'node --enable-source-maps ../server/dist/main.js';
 

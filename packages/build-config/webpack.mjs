@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { createRequire } from 'node:module';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
+import CopyPlugin from 'copy-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 
 const require = createRequire(import.meta.url);
@@ -170,6 +171,50 @@ export function federatedConfig({ dir, name, exposes, runtimePlugins = [], title
             }
           : {}),
       },
+      performance: { hints: false },
+      stats: 'errors-warnings',
+      infrastructureLogging: { level: 'warn' },
+    };
+  };
+}
+
+/**
+ * The shell's service worker, built beside it into the same dist (after it: the shell's build cleans the folder)
+ * with the web app manifest and icons copied from `staticDir`. A plain worker script at a fixed name (/sw.js, its
+ * scope is the whole site): no module federation, no hashed chunks — a worker's script URL must stay the same.
+ *
+ * @param {object} options
+ * @param {string} options.dir        the app's folder
+ * @param {string} options.after      the name of the app's main config, built first
+ * @param {string} options.entry      the worker's source, relative to `dir`
+ * @param {string} options.staticDir  files served as they are from the root (manifest, icons), relative to `dir`
+ */
+export function serviceWorkerConfig({ dir, after, entry, staticDir }) {
+  return (_env, argv) => {
+    const production = argv.mode !== 'development';
+    return {
+      name: `${after}-service-worker`,
+      dependencies: [after],
+      context: dir,
+      target: 'webworker',
+      entry: { sw: entry },
+      mode: production ? 'production' : 'development',
+      devtool: production ? 'source-map' : false,
+      output: { path: join(dir, 'dist'), publicPath: '/', filename: '[name].js', clean: false },
+      resolve: { extensions: ['.ts', '.mjs', '.js'] },
+      module: {
+        rules: [
+          {
+            test: /\.[cm]?ts$/,
+            exclude: /node_modules/,
+            use: { loader: require.resolve('swc-loader'), options: { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' } } },
+          },
+        ],
+      },
+      plugins: [
+        new CopyPlugin({ patterns: [{ from: join(dir, staticDir), to: '.', globOptions: { ignore: ['**/*.svg'] } }] }),
+        ...(production ? [new PrecompressPlugin()] : []),
+      ],
       performance: { hints: false },
       stats: 'errors-warnings',
       infrastructureLogging: { level: 'warn' },

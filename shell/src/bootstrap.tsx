@@ -4,6 +4,7 @@ import { initI18n } from './i18n';
 import { App } from './app/App';
 import { preloadRemote } from './remotes/RemoteSlot';
 import { Remotes } from './remotes/registry';
+import { registerServiceWorker } from './notifications/useServiceWorker';
 import './styles/global.css';
 
 // A meeting tab (an accepted call) fetches its remote while the session is checked, not after: every
@@ -15,3 +16,4 @@ createRoot(document.getElementById('root')!).render(
     <App />
   </StrictMode>,
 );
+registerServiceWorker();

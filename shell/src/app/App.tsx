@@ -6,10 +6,12 @@ import { useSessionEndRedirect } from './useSessionEndRedirect';
 import { ScrollToHash } from './ScrollToHash';
 import { EdgeNotice } from './EdgeNotice';
 import { GuestSignIn } from './GuestSignIn';
+import { useServiceWorker } from '../notifications/useServiceWorker';
 
 function Root() {
   useThemeOnDocument();
   useSessionEndRedirect();
+  useServiceWorker();
   return (
     <>
       <ScrollToHash />

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Me } from '@messenger/shared';
+import { syncPush, usePushStore, type Me } from '@messenger/shared';
 import { saveSettings } from './saveSettings';
 
 type Setting = 'popup_notifications' | 'sound_notifications' | 'private_notifications';
@@ -30,21 +30,26 @@ export function NotificationSettings({ user }: { user: Me }) {
 }
 
 /**
- * Desktop notifications (shown while the tab is hidden) need the browser's permission, asked only when the
- * person chooses to — never on load.
+ * Desktop notifications — while the tab is hidden, and through Web Push with the app closed where the browser
+ * can — need the browser's permission, asked only when the person chooses to, never on load.
  */
 function DesktopNotifications() {
   const { t } = useTranslation('messenger');
   const supported = typeof Notification !== 'undefined';
   const [permission, setPermission] = useState(supported ? Notification.permission : 'denied');
+  const push = usePushStore((state) => state.status);
   if (!supported) return null;
+  const allow = async () => {
+    setPermission(await Notification.requestPermission());
+    await syncPush();
+  };
   return (
     <div className="msg-switch">
       <span>{t('profile.desktop')}</span>
-      {permission === 'granted' && <span className="ui-hint">{t('profile.desktopOn')}</span>}
+      {permission === 'granted' && <span className="ui-hint">{t(push === 'on' ? 'profile.desktopOn' : 'profile.desktopOpenOnly')}</span>}
       {permission === 'denied' && <span className="ui-hint">{t('profile.desktopBlocked')}</span>}
       {permission === 'default' && (
-        <button type="button" className="ui-button" onClick={() => void Notification.requestPermission().then(setPermission)}>
+        <button type="button" className="ui-button" onClick={() => void allow()}>
           {t('profile.desktopAllow')}
         </button>
       )}

@@ -202,3 +202,17 @@ export const remotesApi = {
     return ((await response.json()) as { remotes: RemoteDescriptor[] }).remotes;
   },
 };
+
+/** A browser's push subscription as the server keeps it (`PushSubscription.toJSON()` and the language). */
+export interface PushSubscriptionInput {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+  language: string;
+}
+
+/** Web Push (docs/api.md "Push"): the server's VAPID key, and this browser's subscription. */
+export const pushApi = {
+  key: () => api.get<{ public_key: string }>('/push/key').then((response) => response.public_key),
+  subscribe: (subscription: PushSubscriptionInput) => api.put<void>('/push/subscription', subscription),
+  unsubscribe: (endpoint: string) => api.request<void>('DELETE', '/push/subscription', { body: { endpoint } }),
+};

@@ -23,6 +23,7 @@ import { restoreOutbox } from './messaging';
 import { clearMediaTokens } from '../api/media';
 import { Role, config } from '../config';
 import { useCallStore } from '../stores/call';
+import { dropPushSubscription, syncPush } from './push';
 
 let flow: FlowClient | null = null;
 let starting: Promise<void> | null = null;
@@ -93,6 +94,8 @@ export function startSession(): Promise<void> {
       const user = await userApi.me();
       if (user.deleted) throw new ApiError(404, 'no_such_user', ServerStrings.noSuchUser);
       useAuthStore.getState().setUser(user);
+      // Notifications with the app closed, if the person allowed them on this browser (not awaited: nothing waits).
+      void syncPush();
       const seq = await loadState();
       flow?.stop();
       flow = createFlowClient({
@@ -163,6 +166,7 @@ export function stopSession(): void {
 export function signOut(): void {
   const refresh = tokenStorage.refresh;
   if (refresh) void authApi.signOut(refresh);
+  void dropPushSubscription();
   const me = useAuthStore.getState().user?.id ?? tokenUserId(tokenStorage.access);
   if (me) drafts.clear(me);
   tokenStorage.clear();

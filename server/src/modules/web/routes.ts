@@ -8,7 +8,8 @@ import { securityHeaders } from './security-headers.js';
  * Files whose name stays the same from build to build; they must be revalidated on every load. Everything else is
  * content-hashed.
  */
-const ENTRY_FILES = /(^|\/)(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|remotes\.json|favicon\.ico)$/;
+const ENTRY_FILES =
+  /(^|\/)(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|remotes\.json|favicon\.ico|sw\.js|manifest\.webmanifest|icons\/[^/]+)$/;
 
 function cacheHeaders(reply: FastifyReply, path: string): void {
   reply.header('Cache-Control', ENTRY_FILES.test(path) ? 'no-cache' : 'public, max-age=31536000, immutable');

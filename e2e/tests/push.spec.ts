@@ -1,0 +1,81 @@
+import { expect, test, type Page } from './test';
+import { annaAndBoris, send } from './fixtures';
+import { LocalPushService } from './push-service';
+
+// Issue 14: Web Push with the app closed, and an installable app with an offline page.
+
+/** What the page's service worker shows (the browser's own notification list). */
+const shownNotifications = (page: Page) =>
+  page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    return (await registration.getNotifications()).map(({ title, body, tag }) => ({ title, body, tag }));
+  });
+
+test('web push: with his app closed, Boris’s browser shows Anna’s message from a push; the app installs and has an offline page', async ({
+  browser,
+  baseURL,
+}) => {
+  const pushService = await LocalPushService.start();
+  try {
+    const { anna, boris } = await annaAndBoris(browser);
+    const origin = new URL(baseURL!).origin;
+
+    // Boris allows notifications in his profile. This headless Chromium reaches no push service, and says so.
+    await boris.context().grantPermissions(['notifications'], { origin });
+    await boris.reload();
+    await boris.getByRole('tab', { name: 'Profile' }).click();
+    await expect(boris.getByText('On while Messenger is open (this browser cannot receive them when it is closed)')).toBeVisible();
+    await expect.poll(() => boris.evaluate(async () => Boolean((await navigator.serviceWorker.ready).active))).toBe(true);
+
+    // His browser's subscription, as a browser with a push service would send it (the push service is the run's).
+    const subscription = pushService.subscribe();
+    const accessToken = (await boris.context().cookies()).find((cookie) => cookie.name.endsWith('_access_token'))!.value;
+    const saved = await boris.request.put('/api/push/subscription', {
+      headers: { authorization: `Bearer ${accessToken}` },
+      data: { ...subscription, language: 'en' },
+    });
+    expect(saved.status()).toBe(204);
+
+    // Boris closes the app. Anna writes: the server pushes it to his browser's push service.
+    await boris.goto('about:blank');
+    await expect(anna.getByRole('button', { name: 'Details of Boris' })).toContainText('last seen just now');
+    await send(anna, 'Are you coming tonight?');
+    await expect.poll(() => pushService.pushesFor(subscription).length).toBe(1);
+    const [push] = pushService.pushesFor(subscription) as Array<{ chat_id: number }>;
+    expect(push).toMatchObject({ kind: 'message', sender: 'Anna', group: null, text: 'Are you coming tonight?', mention: false });
+
+    // The push service delivers it to his browser: the service worker shows it, with the app still closed.
+    const devTools = await boris.context().newCDPSession(boris);
+    const registrations: Array<{ registrationId: string; scopeURL: string; isDeleted: boolean }> = [];
+    devTools.on('ServiceWorker.workerRegistrationUpdated', (event) => registrations.push(...event.registrations));
+    await devTools.send('ServiceWorker.enable');
+    await expect.poll(() => registrations.some((entry) => entry.scopeURL === `${origin}/` && !entry.isDeleted)).toBe(true);
+    const registration = registrations.find((entry) => entry.scopeURL === `${origin}/` && !entry.isDeleted)!;
+    await devTools.send('ServiceWorker.deliverPushMessage', { origin, registrationId: registration.registrationId, data: JSON.stringify(push) });
+    await boris.goto('/privacy');
+    await expect
+      .poll(() => shownNotifications(boris))
+      .toEqual([{ title: 'Anna', body: 'Are you coming tonight?', tag: `chat-${push!.chat_id}` }]);
+
+    // Installable: the manifest with its icons, nothing Chromium objects to — but that a Playwright context is an
+    // incognito profile, where Chromium never offers to install anything.
+    await boris.goto('/');
+    await expect(boris.getByRole('tab', { name: 'Chats' })).toBeVisible();
+    const pageTools = await boris.context().newCDPSession(boris);
+    const manifest = await pageTools.send('Page.getAppManifest');
+    expect(JSON.parse(manifest.data ?? '{}')).toMatchObject({ name: 'Messenger', display: 'standalone', start_url: '/' });
+    await expect
+      .poll(async () => (await pageTools.send('Page.getInstallabilityErrors')).installabilityErrors.map((error) => error.errorId))
+      .toEqual(['in-incognito']);
+
+    // Offline, a page of the app opens on the offline page; online again, "Try again" brings the app back.
+    await boris.context().setOffline(true);
+    await boris.goto('/');
+    await expect(boris.getByRole('heading', { name: 'You are offline' })).toBeVisible();
+    await boris.context().setOffline(false);
+    await boris.getByRole('link', { name: 'Try again' }).click();
+    await expect(boris.getByRole('tab', { name: 'Chats' })).toBeVisible();
+  } finally {
+    await pushService.close();
+  }
+});
