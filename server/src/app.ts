@@ -23,6 +23,7 @@ import { meetSocketRoutes } from './modules/calls/meet-socket.js';
 import { statsRoutes } from './modules/stats/routes.js';
 import { flowRoutes } from './modules/realtime/routes.js';
 import { pushRoutes } from './modules/push/routes.js';
+import { pruneSubscriptions } from './modules/push/notifier.js';
 import { devRoutes } from './modules/dev/routes.js';
 import { filesRoutes } from './modules/files/routes.js';
 import { webRoutes } from './modules/web/routes.js';
@@ -122,13 +123,15 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
   const expiry = app.services.expiry;
   app.addHook('onReady', async () => expiry.start());
   app.addHook('onClose', async () => expiry.stop());
-  // Old live events (past EVENT_LOG_RETENTION_DAYS) and spent sign-in records go at start-up, then hourly.
+  // Old live events (past EVENT_LOG_RETENTION_DAYS), spent sign-in records and push subscriptions of ended logins
+  // go at start-up, then hourly.
   const prune = new PeriodicJob(
-    'prune of old events and sign-in records',
+    'prune of old events, sign-in records and push subscriptions',
     HOUR_MS,
     async () => {
       await app.services.events.prune(config.eventLogRetentionDays);
       await pruneStaffAuth(db);
+      await pruneSubscriptions(db);
     },
     app.log,
   );

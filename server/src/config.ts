@@ -133,6 +133,20 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** VAPID's `sub`: a mailto: or https: URL (push services refuse pushes without a way to reach us). */
+function pushSubject(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'mailto:' && url.protocol !== 'https:')) {
+    throw new ConfigError(`PUSH_SUBJECT must be a mailto: or https: URL (how push services reach us), got "${value}"`);
+  }
+  return value;
+}
+
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -275,7 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mediaStunServer: stunServer(env.MEDIA_STUN_SERVER),
     },
     push: {
-      subject: env.PUSH_SUBJECT || (publicUrl?.startsWith('https://') ? publicUrl : 'mailto:webmaster@localhost'),
+      subject: pushSubject(env.PUSH_SUBJECT || (publicUrl?.startsWith('https://') ? publicUrl : 'mailto:webmaster@localhost')),
       extraOrigins: list(env.PUSH_EXTRA_ORIGINS).map((origin) => origin.replace(/\/+$/, '')),
     },
     rateLimits: {

@@ -140,11 +140,17 @@ export async function createServices(
   const push = new PushNotifier(
     db,
     vapidKeysFrom(secrets.vapidSeed),
-    { subject: config.push.subject, onlineHere: (userId) => bus.connectionCount(userId) > 0, clustered: cluster !== undefined },
+    {
+      subject: config.push.subject,
+      onlineHere: (userId) => bus.connectionCount(userId) > 0,
+      clustered: cluster !== undefined,
+      ringSeconds: config.calls.ringSeconds,
+    },
     logger,
   );
   const messageWriter = new MessageWriter(db, bus, (stored) => push.messagesStored(stored));
   calls.onRinging = (call) => push.callRinging(call);
+  calls.onMissed = (call) => push.callMissed(call);
   return {
     config,
     db,

@@ -10,8 +10,8 @@ const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512" widt
 const escape = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
- * The page shown when a page of the app is opened without a network: the app's colours, no script (the page's
- * CSP allows none inline), and a link that simply loads the address again.
+ * The page shown when a page of the app is opened without a network: the app's colours, no script, and a link
+ * that simply loads the address again.
  */
 export function offlinePage(language: string | null): Response {
   const strings = stringsFor(language);

@@ -29,12 +29,15 @@ describe('push notifications', () => {
     expect(renderPush({ ...message, silent: true }).options.silent).toBe(true);
   });
 
-  it('rings for a call until answered or dismissed', () => {
+  it('rings for a call, and turns the ring into a missed call when nobody answered', () => {
     const ring = renderPush({ kind: 'call', chat_id: 7, call_id: 3, caller: 'Anna', group: null, silent: false, language: 'ru' });
     expect(ring.title).toBe('Anna');
-    expect(ring.options).toMatchObject({ body: 'Входящий звонок', tag: 'call-3', requireInteraction: true, data: { chat_id: 7 } });
+    expect(ring.options).toMatchObject({ body: 'Входящий звонок', tag: 'call-3', renotify: true, data: { chat_id: 7 } });
     const group = renderPush({ kind: 'call', chat_id: 8, call_id: 4, caller: 'Anna', group: 'Team', silent: false, language: 'en' });
     expect(group.options.body).toBe('Call in Team');
+    const missed = renderPush({ kind: 'call-missed', chat_id: 7, call_id: 3, caller: 'Anna', group: null, silent: false, language: 'de' });
+    expect(missed.options).toMatchObject({ body: 'Verpasster Anruf', tag: 'call-3', renotify: false });
+    expect(renderPush({ kind: 'call-missed', chat_id: 8, call_id: 4, caller: 'Anna', group: 'Team', silent: false, language: 'en' }).options.body).toBe('Missed call in Team');
   });
 
   it('ignores payloads it does not know', () => {

@@ -13,6 +13,8 @@ export interface WorkerStrings {
   mentioned: string;
   incomingCall: string;
   groupCall: string;
+  missedCall: string;
+  missedGroupCall: string;
   offlineTitle: string;
   offlineBody: string;
   offlineRetry: string;

@@ -46,7 +46,8 @@ function DesktopNotifications() {
   return (
     <div className="msg-switch">
       <span>{t('profile.desktop')}</span>
-      {permission === 'granted' && <span className="ui-hint">{t(push === 'on' ? 'profile.desktopOn' : 'profile.desktopOpenOnly')}</span>}
+      {permission === 'granted' && push === 'on' && <span className="ui-hint">{t('profile.desktopOn')}</span>}
+      {permission === 'granted' && push !== 'on' && push !== 'checking' && <span className="ui-hint">{t('profile.desktopOpenOnly')}</span>}
       {permission === 'denied' && <span className="ui-hint">{t('profile.desktopBlocked')}</span>}
       {permission === 'default' && (
         <button type="button" className="ui-button" onClick={() => void allow()}>

@@ -7,11 +7,12 @@ import { useSettingsStore } from '../stores/settings';
  * - `unsupported`: no service workers or Push API here;
  * - `prompt`: the person has not been asked (they are, only when they choose to, in their profile);
  * - `denied`: they refused, in the browser;
+ * - `checking`: allowed, and the subscription is being made or confirmed;
  * - `on`: subscribed, and the server knows the subscription;
  * - `unavailable`: allowed, but the browser could not subscribe (no push service reachable, a private window…):
  *   notifications then come only while the app is open.
  */
-export type PushStatus = 'unsupported' | 'prompt' | 'denied' | 'on' | 'unavailable';
+export type PushStatus = 'unsupported' | 'prompt' | 'denied' | 'checking' | 'on' | 'unavailable';
 
 export const usePushStore = create<{ status: PushStatus }>(() => ({ status: initialStatus() }));
 
@@ -27,21 +28,35 @@ function permission(): 'unsupported' | 'prompt' | 'denied' | 'granted' {
   return Notification.permission === 'default' ? 'prompt' : Notification.permission;
 }
 
-/** Before a subscription is confirmed, an allowed browser counts as unavailable (what it is until then). */
 function initialStatus(): PushStatus {
   const current = permission();
-  return current === 'granted' ? 'unavailable' : current;
+  return current === 'granted' ? 'checking' : current;
 }
 
 let syncing: Promise<void> | null = null;
+/** A sync was asked for while one ran (e.g. the language changed): it runs again after. */
+let again = false;
+/** The sign-out's unsubscribe, which a sync that follows must wait for. */
+let dropping: Promise<void> = Promise.resolve();
 
 /**
  * Makes sure that, if the person allowed notifications, this browser is subscribed with the server's current key
  * and the server has the subscription with the app's language. Called when a session starts, when the language
- * changes and after permission is given; safe to call any time (one run at a time).
+ * changes and after permission is given; safe to call any time (one run at a time, and one more after it if
+ * asked meanwhile).
  */
 export function syncPush(): Promise<void> {
-  syncing ??= doSync().finally(() => {
+  if (syncing) {
+    again = true;
+    return syncing;
+  }
+  syncing = (async () => {
+    do {
+      again = false;
+      await dropping;
+      await doSync();
+    } while (again);
+  })().finally(() => {
     syncing = null;
   });
   return syncing;
@@ -53,6 +68,7 @@ async function doSync(): Promise<void> {
     usePushStore.setState({ status: current });
     return;
   }
+  usePushStore.setState({ status: 'checking' });
   try {
     const registration = await workerReady();
     const key = await pushApi.key();
@@ -80,15 +96,17 @@ async function doSync(): Promise<void> {
  * Signing out: the browser drops its subscription (the server dropped it with the login), so the next person
  * signing in here starts with a new one.
  */
-export async function dropPushSubscription(): Promise<void> {
-  if (!supported()) return;
-  try {
-    const registration = await navigator.serviceWorker.getRegistration();
-    await (await registration?.pushManager.getSubscription())?.unsubscribe();
-  } catch {
-    // Nothing more to do: the server no longer pushes to it.
-  }
-  usePushStore.setState({ status: initialStatus() });
+export function dropPushSubscription(): Promise<void> {
+  if (!supported()) return Promise.resolve();
+  dropping = (async () => {
+    try {
+      const registration = await navigator.serviceWorker.getRegistration();
+      await (await registration?.pushManager.getSubscription())?.unsubscribe();
+    } catch {
+      // Nothing more to do: the server no longer pushes to it.
+    }
+  })();
+  return dropping;
 }
 
 function workerReady(): Promise<ServiceWorkerRegistration> {

@@ -152,6 +152,19 @@ describe('messages', () => {
     ]);
   });
 
+  test('a message acknowledged while the chat’s first page is loading is sent, whatever that page holds', async () => {
+    useMessagesStore.setState({ threads: {} });
+    let answer: (page: { messages: Message[]; has_more: boolean }) => void = () => undefined;
+    const history = jest.spyOn(chatsApi, 'history').mockReturnValue(new Promise((resolve) => (answer = resolve)) as never);
+    const loading = useMessagesStore.getState().loadLatest(5);
+    useMessagesStore.getState().addPending({ ...message(-1, 5, 1), client_id: 'first', state: 'sending' });
+    useMessagesStore.getState().receive({ ...message(9, 5, 1), client_id: 'first' });
+    answer({ messages: [], has_more: false }); // read before the message was stored
+    await loading;
+    expect(useMessagesStore.getState().threads[5]!.messages.map((m) => [m.id, m.state])).toEqual([[9, 'sent']]);
+    history.mockRestore();
+  });
+
   test('an edit replaces the text here and in the quotes of replies to it; an older copy never undoes it', () => {
     const reply = stored(message(2, 1, 1, { reply_to: { id: 1, sender_id: 2, type: 'text', text: 'm1', file: null } }));
     useMessagesStore.setState({ threads: { 1: { messages: [stored(message(1, 1, 2)), reply], hasMore: false, loading: false, loaded: true, error: null } } });

@@ -40,6 +40,11 @@ export interface MessagesState {
 
 const EMPTY: ChatThread = { messages: [], hasMore: true, loading: false, loaded: false, error: null };
 
+/** A thread that shows or is about to show: loaded, loading its first page, or holding a message being sent. */
+function isOpen(thread: ChatThread | undefined): boolean {
+  return thread !== undefined && (thread.loaded || thread.loading || thread.messages.length > 0);
+}
+
 function stored(message: Message): ChatMessage {
   return { ...withMessageDefaults(message), state: 'sent' };
 }
@@ -102,8 +107,10 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
       await loadPage(chatId, oldest?.id);
     },
     receive: (message) => {
-      // Threads not opened yet load their history when opened; nothing to keep for them now.
-      if (!get().threads[message.chat_id]?.loaded) return;
+      // Threads not opened yet load their history when opened; nothing to keep for them now. A thread whose first
+      // page is on its way keeps it: that page may have been read before this message was stored (a message sent
+      // the moment a chat opens would otherwise stay "Sending…" although the server has it).
+      if (!isOpen(get().threads[message.chat_id])) return;
       update(message.chat_id, (thread) => ({ messages: merge(thread.messages, [stored(message)]) }));
     },
     addPending: (message) => update(message.chat_id, (thread) => ({ messages: merge(thread.messages, [message]) })),
@@ -122,7 +129,7 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
     discard: (clientId, chatId) =>
       update(chatId, (thread) => ({ messages: thread.messages.filter((message) => message.client_id !== clientId) })),
     edited: (message) => {
-      if (!get().threads[message.chat_id]?.loaded) return;
+      if (!isOpen(get().threads[message.chat_id])) return;
       update(message.chat_id, (thread) => ({
         messages: merge(thread.messages, [stored(message)]).map((candidate) =>
           candidate.reply_to?.id === message.id ? { ...candidate, reply_to: { ...candidate.reply_to, text: message.text } } : candidate,

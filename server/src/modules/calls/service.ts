@@ -81,6 +81,8 @@ export class CallsService {
   private readonly ringTimers = new Map<number, ReturnType<typeof setTimeout>>();
   /** Told of each call that starts ringing, after its COMMIT (Web Push for callees who are not online). */
   onRinging: (call: RingingCall) => void = () => undefined;
+  /** Told of each call that stopped ringing with nobody answering, after its COMMIT. */
+  onMissed: (call: RingingCall) => void = () => undefined;
   /** People whose meeting socket dropped, per call id: when their place is given up, if they do not come back. */
   private readonly away = new Map<number, Map<number, { until: number; timer: ReturnType<typeof setTimeout> }>>();
 
@@ -174,7 +176,7 @@ export class CallsService {
       return { row: row!, joined: false, busy, message, ringing: busy ? undefined : { chatId, callId: row!.id, caller: caller!, callees: others } };
     });
     if (!result.joined && !result.busy) this.armRingTimer(result.row.id);
-    if (result.ringing) this.onRinging(result.ringing);
+    if (result.ringing) this.tell(this.onRinging, result.ringing);
     // The media engine may load lazily: it does so while the call rings, not when the first person joins.
     if (!result.busy) this.engine.warmUp?.();
     // The caller's own client shows the call message at once, as it does with a sent text.
@@ -517,12 +519,26 @@ export class CallsService {
         await this.events.append(tx, [call.caller_id], 'call-rejected', { chat_id: call.chat_id, call_id: call.id, user });
       }
       await this.events.append(tx, members, 'hang', { chat_id: call.chat_id, call_id: call.id, room_id: call.room_id, reason, message });
-      return call;
+      const missed: RingingCall | undefined =
+        reason === 'missed'
+          ? { chatId: call.chat_id, callId: call.id, caller: (await publicProfiles(tx, 0, 0, [call.caller_id]))[0]!, callees: members.filter((id) => id !== call.caller_id) }
+          : undefined;
+      return { ...call, missed };
     });
     if (!ended) return;
+    if (ended.missed) this.tell(this.onMissed, ended.missed);
     this.closeRoom(callId, ended.room_id, reason);
     // The room may be on another node (a hang-up, a decline or the last leave that came through this one).
     this.announceEnded?.(callId, ended.room_id, reason);
+  }
+
+  /** A hook's failure (Web Push) never turns a committed call into an error for its caller. */
+  private tell(hook: (call: RingingCall) => void, call: RingingCall): void {
+    try {
+      hook(call);
+    } catch (error) {
+      this.log.warn({ err: error }, 'call hook failed');
+    }
   }
 
   private armRingTimer(callId: number): void {

@@ -454,7 +454,11 @@ export class MessageWriter {
           });
         });
       }
-      this.onStored(stored.map(({ send, message }) => ({ message, sender: send.sender, members: send.members })));
+      try {
+        this.onStored(stored.map(({ send, message }) => ({ message, sender: send.sender, members: send.members })));
+      } catch {
+        // Web Push is best effort: the messages are committed and their events rang; nothing here may undo that.
+      }
     };
     return { outcomes: inBatchOrder(batch, outcomes), publish };
   }

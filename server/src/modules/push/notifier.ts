@@ -38,7 +38,16 @@ export type PushPayload =
       silent: boolean;
       language: string;
     }
-  | { kind: 'call'; chat_id: number; call_id: number; caller: string | null; group: string | null; silent: boolean; language: string };
+  | {
+      /** `call` while it rings; `call-missed` replaces it (same tag, same topic) once it stopped unanswered. */
+      kind: 'call' | 'call-missed';
+      chat_id: number;
+      call_id: number;
+      caller: string | null;
+      group: string | null;
+      silent: boolean;
+      language: string;
+    };
 
 interface TargetRow extends Record<string, unknown> {
   id: number;
@@ -47,6 +56,7 @@ interface TargetRow extends Record<string, unknown> {
   p256dh: string;
   auth: string;
   language: string;
+  failures: number;
   sound_notifications: boolean;
   private_notifications: boolean;
   chat_id: number;
@@ -68,11 +78,16 @@ interface Delivery {
 /** A text longer than this is cut: a notification shows two lines, and a push payload must stay under 4 KB. */
 const TEXT_PREVIEW = 180;
 const MESSAGE_TTL_SECONDS = 24 * 60 * 60;
-const RING_TTL_SECONDS = 60;
-const CONCURRENT_SENDS = 4;
+/** Posts in flight at once, and to one push service's host: one that is slow holds up only its own. */
+const CONCURRENT_SENDS = 8;
+const CONCURRENT_SENDS_PER_HOST = 2;
 /** Pushes waiting beyond this are dropped (a push service that hangs must not grow the server's memory). */
 const MAX_WAITING = 10_000;
 const SEND_TIMEOUT_MS = 10_000;
+/** Pushes in a row a subscription's push service did not take (unreachable, 5xx) before the subscription goes. */
+const MAX_FAILURES = 5;
+/** How long "nobody has subscribed" is believed before the database is asked again (a cluster's other nodes). */
+const NOBODY_CHECK_MS = 10_000;
 
 type WebPush = { generateRequestDetails: typeof generateRequestDetails };
 
@@ -80,15 +95,22 @@ type WebPush = { generateRequestDetails: typeof generateRequestDetails };
  * Web Push for people whose app is closed. After a commit it looks at the recipients with no live socket (here,
  * and in a cluster on any node), finds their browsers' subscriptions with one query — only of logins still
  * signed in, with notifications on and the chat not muted (a mention still gets through a mute, as in the app)
- * — and posts an encrypted payload (RFC 8291, signed with VAPID, RFC 8292) to each browser's push service. Nothing here is on the send path: the sender was answered at COMMIT.
+ * — and posts an encrypted payload (RFC 8291, signed with VAPID, RFC 8292) to each browser's push service.
+ * Nothing here is on the send path: the sender was answered at COMMIT. While nobody at all has subscribed, it
+ * asks the database nothing.
  */
 export class PushNotifier {
-  private readonly waiting: Delivery[] = [];
+  /** Pushes waiting, by the push service's host they go to. */
+  private readonly waiting = new Map<string, Delivery[]>();
+  private waitingCount = 0;
+  private readonly sendingTo = new Map<string, number>();
   private sending = 0;
   private webPush: Promise<WebPush> | null = null;
   private dropped = 0;
   /** Lookups of whom to push under way. */
   private lookups = 0;
+  /** Whether anybody has a subscription: unknown (null), or as last seen, and when. */
+  private anybody: { value: boolean; at: number } | null = null;
 
   constructor(
     private readonly db: Db,
@@ -99,6 +121,8 @@ export class PushNotifier {
       onlineHere: (userId: number) => boolean;
       /** Other nodes hold sockets too: the database says who is online anywhere. */
       clustered: boolean;
+      /** How long a call rings (CALL_RING_SECONDS): a ring kept longer at the push service would be stale. */
+      ringSeconds: number;
     },
     private readonly log: FastifyBaseLogger,
   ) {}
@@ -121,9 +145,23 @@ export class PushNotifier {
 
   /** A call rings: its callees who are not online get a push that opens the chat. */
   callRinging(call: RingingCall): void {
+    this.callPush(call, 'call');
+  }
+
+  /** A call stopped ringing with nobody answering: the ring on their devices turns into a missed call. */
+  callMissed(call: RingingCall): void {
+    this.callPush(call, 'call-missed');
+  }
+
+  /** A subscription was saved (on this node): pushes are worth looking up again. */
+  subscribed(): void {
+    this.anybody = { value: true, at: Date.now() };
+  }
+
+  private callPush(call: RingingCall, kind: 'call' | 'call-missed'): void {
     const callees = call.callees.filter((id) => id !== call.caller.id && !this.options.onlineHere(id));
     if (callees.length === 0) return;
-    this.run(this.pushCall(call, callees), 'call pushes not sent');
+    this.run(this.pushCall(call, callees, kind), 'call pushes not sent');
   }
 
   private run(work: Promise<void>, failure: string): void {
@@ -135,7 +173,16 @@ export class PushNotifier {
       });
   }
 
+  /** False only when nobody has subscribed at all (checked again every few seconds): the common case of a bench. */
+  private async anybodySubscribed(): Promise<boolean> {
+    if (this.anybody && (this.anybody.value || Date.now() - this.anybody.at < NOBODY_CHECK_MS)) return this.anybody.value;
+    const [row] = await this.db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM push_subscriptions) AS any');
+    this.anybody = { value: Boolean(row?.any), at: Date.now() };
+    return this.anybody.value;
+  }
+
   private async pushMessages(byRecipient: Map<number, MessageView[]>, senders: Map<number, PublicUserView>): Promise<void> {
+    if (!(await this.anybodySubscribed())) return;
     const chatIds = [...new Set([...byRecipient.values()].flat().map((message) => message.chat_id))];
     const targets = await this.targets([...byRecipient.keys()], chatIds);
     if (targets.length === 0) return;
@@ -146,11 +193,15 @@ export class PushNotifier {
       const audible = messages.filter((message) => target.notifications || message.mentions.includes(Number(target.user_id)));
       const message = audible.at(-1);
       if (!message) continue;
+      // A message that deletes itself must not outlive itself on a lock screen: it waits at the push service
+      // only while it exists, and its text never leaves the server.
+      const lifetime = message.expires_at === null ? MESSAGE_TTL_SECONDS : Math.floor((Date.parse(message.expires_at) - Date.now()) / 1000);
+      if (lifetime <= 0) continue;
       const sender = senders.get(message.sender_id);
-      const hidden = target.private_notifications || target.is_secret || !message.text;
+      const hidden = target.private_notifications || target.is_secret || message.expires_at !== null || !message.text;
       this.enqueue({
         target,
-        ttl: MESSAGE_TTL_SECONDS,
+        ttl: Math.min(lifetime, MESSAGE_TTL_SECONDS),
         topic: `chat${target.chat_id}`,
         payload: {
           kind: 'message',
@@ -167,17 +218,18 @@ export class PushNotifier {
     }
   }
 
-  private async pushCall(call: RingingCall, callees: number[]): Promise<void> {
+  private async pushCall(call: RingingCall, callees: number[], kind: 'call' | 'call-missed'): Promise<void> {
+    if (!(await this.anybodySubscribed())) return;
     const targets = (await this.targets(callees, [call.chatId])).filter((target) => target.notifications);
     if (targets.length === 0) return;
     const aliases = await this.aliases(targets, [call.caller.id]);
     for (const target of targets) {
       this.enqueue({
         target,
-        ttl: RING_TTL_SECONDS,
+        ttl: kind === 'call' ? this.options.ringSeconds : MESSAGE_TTL_SECONDS,
         topic: `call${call.callId}`,
         payload: {
-          kind: 'call',
+          kind,
           chat_id: call.chatId,
           call_id: call.callId,
           caller: nameOf(call.caller, aliases.get(`${target.user_id}:${call.caller.id}`)),
@@ -196,7 +248,7 @@ export class PushNotifier {
    */
   private targets(userIds: number[], chatIds: number[]): Promise<TargetRow[]> {
     return this.db.query<TargetRow>(
-      `SELECT s.id, s.user_id, s.endpoint, s.p256dh, s.auth, s.language, u.sound_notifications, u.private_notifications,
+      `SELECT s.id, s.user_id, s.endpoint, s.p256dh, s.auth, s.language, s.failures, u.sound_notifications, u.private_notifications,
               m.chat_id, m.notifications, c.chat_type, c.name AS chat_name, c.is_secret
          FROM push_subscriptions s
          JOIN users u ON u.id = s.user_id AND u.popup_notifications AND NOT u.blocked AND NOT u.deleted
@@ -221,24 +273,45 @@ export class PushNotifier {
   }
 
   private enqueue(delivery: Delivery): void {
-    if (this.waiting.length >= MAX_WAITING) {
+    if (this.waitingCount >= MAX_WAITING) {
       if (this.dropped++ % 1000 === 0) this.log.warn({ dropped: this.dropped }, 'push queue full: pushes dropped');
       return;
     }
-    this.waiting.push(delivery);
+    const host = endpointHost(delivery.target.endpoint);
+    let queue = this.waiting.get(host);
+    if (!queue) this.waiting.set(host, (queue = []));
+    queue.push(delivery);
+    this.waitingCount += 1;
     this.pump();
   }
 
+  /** Starts what may start: up to the overall limit, each host up to its own, hosts taking turns. */
   private pump(): void {
-    while (this.sending < CONCURRENT_SENDS && this.waiting.length > 0) {
-      const delivery = this.waiting.shift()!;
-      this.sending += 1;
-      void this.send(delivery)
-        .catch((error: unknown) => this.log.warn({ err: error, host: endpointHost(delivery.target.endpoint) }, 'push not sent'))
-        .finally(() => {
-          this.sending -= 1;
-          this.pump();
-        });
+    let started = true;
+    while (started && this.sending < CONCURRENT_SENDS) {
+      started = false;
+      for (const [host, queue] of this.waiting) {
+        if (this.sending >= CONCURRENT_SENDS) break;
+        if ((this.sendingTo.get(host) ?? 0) >= CONCURRENT_SENDS_PER_HOST) continue;
+        const delivery = queue.shift()!;
+        if (queue.length === 0) this.waiting.delete(host);
+        this.waitingCount -= 1;
+        this.sending += 1;
+        this.sendingTo.set(host, (this.sendingTo.get(host) ?? 0) + 1);
+        started = true;
+        void this.send(delivery)
+          .catch(async (error: unknown) => {
+            this.log.warn({ err: error, host }, 'push not sent');
+            await this.failed(delivery.target).catch(() => undefined);
+          })
+          .finally(() => {
+            this.sending -= 1;
+            const left = (this.sendingTo.get(host) ?? 1) - 1;
+            if (left > 0) this.sendingTo.set(host, left);
+            else this.sendingTo.delete(host);
+            this.pump();
+          });
+      }
     }
   }
 
@@ -269,17 +342,32 @@ export class PushNotifier {
       redirect: 'error',
     });
     await response.body?.cancel();
-    if (response.status === 404 || response.status === 410) {
-      // The browser dropped the subscription (uninstalled, cleared, expired): so do we.
+    if (response.ok) {
+      if (target.failures > 0) await this.db.query('UPDATE push_subscriptions SET failures = 0 WHERE id = $1', [target.id]);
+    } else if (response.status === 429 || response.status >= 500) {
+      this.log.warn({ status: response.status, host: endpointHost(target.endpoint) }, 'the push service did not take a push');
+      await this.failed(target);
+    } else if (response.status !== 413) {
+      // 404/410: the browser dropped the subscription (uninstalled, cleared, expired); 400/401/403: the push
+      // service will never take pushes for it. Either way it goes. (413 would be ours: a payload too big.)
       await this.db.query('DELETE FROM push_subscriptions WHERE id = $1', [target.id]);
-    } else if (!response.ok) {
-      this.log.warn({ status: response.status, host: endpointHost(target.endpoint) }, 'the push service refused a push');
+    } else {
+      this.log.error({ host: endpointHost(target.endpoint) }, 'a push payload was too large');
     }
+  }
+
+  /** A push its service did not take: a subscription that keeps failing goes. */
+  private async failed(target: TargetRow): Promise<void> {
+    await this.db.query(
+      `WITH counted AS (UPDATE push_subscriptions SET failures = failures + 1 WHERE id = $1 RETURNING id, failures)
+       DELETE FROM push_subscriptions WHERE id IN (SELECT id FROM counted WHERE failures >= $2)`,
+      [target.id, MAX_FAILURES],
+    );
   }
 
   /** Whether every push handed over so far has been sent (tests wait on it). */
   get idle(): boolean {
-    return this.lookups === 0 && this.waiting.length === 0 && this.sending === 0;
+    return this.lookups === 0 && this.waitingCount === 0 && this.sending === 0;
   }
 }
 
@@ -294,4 +382,12 @@ function groupName(target: TargetRow): string | null {
 function preview(text: string): string {
   const chars = [...text];
   return chars.length <= TEXT_PREVIEW ? text : `${chars.slice(0, TEXT_PREVIEW).join('')}…`;
+}
+
+/** Subscriptions of logins that ended without a sign-out (expired, or revoked for a reused refresh token). */
+export async function pruneSubscriptions(db: Db): Promise<void> {
+  await db.query(
+    `DELETE FROM push_subscriptions s
+      WHERE NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.family_id = s.login_id AND t.revoked_at IS NULL AND t.expires_at > now())`,
+  );
 }
