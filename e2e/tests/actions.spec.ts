@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { addContact, messageAction, messageRow, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
+import { addContact, annaAndBoris, messageAction, messageRow, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
 
 test('reply, forward and delete', async ({ browser }) => {
   const anna = await (await browser.newContext()).newPage();
@@ -51,13 +51,7 @@ test('reply, forward and delete', async ({ browser }) => {
 });
 
 test('auto-delete: a message sent with a 5 s timer disappears on both screens', async ({ browser }) => {
-  const anna = await (await browser.newContext()).newPage();
-  const boris = await (await browser.newContext()).newPage();
-  const borisPhone = newPhone();
-  await signUpInBrowser(anna, 'Anna');
-  await signUpInBrowser(boris, 'Boris', borisPhone);
-  await addContact(anna, borisPhone, 'Boris');
-  await openChatWith(anna, 'Boris');
+  const { anna, boris } = await annaAndBoris(browser);
   await send(anna, 'This one stays');
 
   await anna.getByRole('button', { name: 'Auto-delete timer' }).click();

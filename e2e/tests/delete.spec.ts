@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { addContact, messageAction, messageRow, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
+import { annaAndBoris, messageAction, messageRow, send } from './fixtures';
 
 async function deleteMessage(page: Page, text: string): Promise<void> {
   await messageAction(page, text, 'Delete');
@@ -9,13 +9,7 @@ async function deleteMessage(page: Page, text: string): Promise<void> {
 // Issue 9: deleting from the message menu sometimes left the message on screen, and deleting a chat's only
 // message left the other side's preview at "No messages yet" (spec §4: "Message deleted").
 test('deleting messages from the menu removes each at once on both sides, while others keep arriving', async ({ browser }) => {
-  const anna = await (await browser.newContext()).newPage();
-  const boris = await (await browser.newContext()).newPage();
-  const borisPhone = newPhone();
-  await signUpInBrowser(anna, 'Anna');
-  await signUpInBrowser(boris, 'Boris', borisPhone);
-  await addContact(anna, borisPhone, 'Boris');
-  await openChatWith(anna, 'Boris');
+  const { anna, boris } = await annaAndBoris(browser);
   const texts = Array.from({ length: 12 }, (_, i) => `note ${i + 1}`);
   for (const text of texts) await send(anna, text);
   await boris.getByRole('link', { name: /Anna/ }).click();
@@ -41,13 +35,7 @@ test('deleting messages from the menu removes each at once on both sides, while 
 });
 
 test('deleting the only message of a chat shows "Message deleted" as the other side’s preview', async ({ browser }) => {
-  const anna = await (await browser.newContext()).newPage();
-  const boris = await (await browser.newContext()).newPage();
-  const borisPhone = newPhone();
-  await signUpInBrowser(anna, 'Anna');
-  await signUpInBrowser(boris, 'Boris', borisPhone);
-  await addContact(anna, borisPhone, 'Boris');
-  await openChatWith(anna, 'Boris');
+  const { anna, boris } = await annaAndBoris(browser);
   await send(anna, 'only this one');
   const row = boris.getByRole('link', { name: /Anna/ });
   await expect(row).toContainText('only this one');

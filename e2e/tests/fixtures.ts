@@ -104,6 +104,19 @@ export async function annaAndBoris(browser: Browser): Promise<{ anna: Page; bori
   return { anna, boris, borisPhone };
 }
 
+/** Anna, Boris and Vika, each signed up in a browser of their own (no contacts yet), with Boris's and Vika's phones. */
+export async function annaBorisAndVika(
+  browser: Browser,
+): Promise<{ anna: Page; boris: Page; vika: Page; phones: { boris: string; vika: string } }> {
+  const page = async () => (await browser.newContext()).newPage();
+  const [anna, boris, vika] = [await page(), await page(), await page()];
+  const phones = { boris: newPhone(), vika: newPhone() };
+  await signUpInBrowser(anna, 'Anna');
+  await signUpInBrowser(boris, 'Boris', phones.boris);
+  await signUpInBrowser(vika, 'Vika', phones.vika);
+  return { anna, boris, vika, phones };
+}
+
 /** Creates a group from the Chats tab with some of one's contacts, and waits until it is open. */
 export async function createGroup(page: Page, name: string, members: string[]): Promise<void> {
   await page.getByRole('tab', { name: 'Chats' }).click();

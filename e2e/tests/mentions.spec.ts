@@ -1,15 +1,10 @@
 import { expect, test } from './test';
-import { addContact, createGroup, messageRow, newPhone, signUpInBrowser } from './fixtures';
+import { addContact, annaBorisAndVika, createGroup, messageRow } from './fixtures';
 
 // Issue 14: @username completion in a group's composer; the mentioned person is notified even in a muted group,
 // and the chat list marks the group with an @ until they read it.
 test('mentions: @ completion in a group, a notification through mute, and the @ marker until read', async ({ browser }) => {
-  const page = async () => (await browser.newContext()).newPage();
-  const [anna, boris, vika] = [await page(), await page(), await page()];
-  const phones = { boris: newPhone(), vika: newPhone() };
-  await signUpInBrowser(anna, 'Anna');
-  await signUpInBrowser(boris, 'Boris', phones.boris);
-  await signUpInBrowser(vika, 'Vika', phones.vika);
+  const { anna, boris, vika, phones } = await annaBorisAndVika(browser);
   const username = `boris_${Date.now().toString(36)}`;
   await boris.getByRole('tab', { name: 'Profile' }).click();
   await boris.getByRole('button', { name: 'Edit profile' }).click();

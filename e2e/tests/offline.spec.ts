@@ -1,5 +1,5 @@
 import { expect, test, type WebSocketRoute } from './test';
-import { addContact, messageRow, newPhone, openChatWith, signUpInBrowser, STORED } from './fixtures';
+import { addContact, annaAndBoris, messageRow, newPhone, openChatWith, signUpInBrowser, STORED } from './fixtures';
 
 test('a message written while offline waits, survives a reload, and is delivered once when the connection returns', async ({ browser }) => {
   const anna = await (await browser.newContext()).newPage();
@@ -45,14 +45,8 @@ test('a message written while offline waits, survives a reload, and is delivered
 
 // Issue 9: going offline showed nothing but a clock on the message.
 test('losing the network shows that the connection is lost, and that it is back', async ({ browser }) => {
-  const context = await browser.newContext();
-  const anna = await context.newPage();
-  const boris = await (await browser.newContext()).newPage();
-  const borisPhone = newPhone();
-  await signUpInBrowser(anna, 'Anna');
-  await signUpInBrowser(boris, 'Boris', borisPhone);
-  await addContact(anna, borisPhone, 'Boris');
-  await openChatWith(anna, 'Boris');
+  const { anna } = await annaAndBoris(browser);
+  const context = anna.context();
   await expect(anna.getByRole('status').filter({ hasText: /connection|Connect/i })).toHaveCount(0);
 
   await context.setOffline(true);

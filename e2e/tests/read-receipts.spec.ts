@@ -1,15 +1,10 @@
 import { expect, test } from './test';
-import { addContact, createGroup, messageAction, messageRow, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
+import { addContact, annaBorisAndVika, createGroup, messageAction, messageRow, openChatWith, send } from './fixtures';
 
 // Issue 14: one tick once the server has a message, two once the other person read it; in a group the sender
 // sees who read it.
 test('read receipts: two ticks when the other person reads, and "Read by" with who in a group', async ({ browser }) => {
-  const page = async () => (await browser.newContext()).newPage();
-  const [anna, boris, vika] = [await page(), await page(), await page()];
-  const phones = { boris: newPhone(), vika: newPhone() };
-  await signUpInBrowser(anna, 'Anna');
-  await signUpInBrowser(boris, 'Boris', phones.boris);
-  await signUpInBrowser(vika, 'Vika', phones.vika);
+  const { anna, boris, vika, phones } = await annaBorisAndVika(browser);
   await addContact(anna, phones.boris, 'Boris');
   await addContact(anna, phones.vika, 'Vika');
 

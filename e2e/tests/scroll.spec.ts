@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { addContact, makePng, messageAction, messageRow, newPhone, openChatWith, send, signUpInBrowser, STORED } from './fixtures';
+import { annaAndBoris, makePng, messageAction, messageRow, send, STORED } from './fixtures';
 
 /** Sends many texts quickly (without waiting for each), then waits for the last one to be stored. */
 async function sendMany(page: Page, texts: string[]): Promise<void> {
@@ -12,13 +12,7 @@ async function sendMany(page: Page, texts: string[]): Promise<void> {
 }
 
 async function pair(browser: Browser): Promise<[Page, Page]> {
-  const anna = await (await browser.newContext()).newPage();
-  const boris = await (await browser.newContext()).newPage();
-  const borisPhone = newPhone();
-  await signUpInBrowser(anna, 'Anna');
-  await signUpInBrowser(boris, 'Boris', borisPhone);
-  await addContact(anna, borisPhone, 'Boris');
-  await openChatWith(anna, 'Boris');
+  const { anna, boris } = await annaAndBoris(browser);
   return [anna, boris];
 }
 
