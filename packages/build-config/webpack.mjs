@@ -34,7 +34,6 @@ export function sharedModules(pkg) {
     'react-dom': singleton('react-dom'),
     'react-dom/': singleton('react-dom'),
     'react-router': singleton('react-router'),
-    'react-router-dom': singleton('react-router-dom'),
     zustand: singleton('zustand'),
     i18next: singleton('i18next'),
     'react-i18next': singleton('react-i18next'),
@@ -145,6 +144,10 @@ export function federatedConfig({ dir, name, exposes, runtimePlugins = [], title
           runtimePlugins: runtimePlugins.map((plugin) => join(dir, plugin)),
           manifest: true,
           dts: false,
+          // One federation runtime per page: the shell provides its own to the remotes (a global), and their
+          // remoteEntry.js files leave theirs out (about 15 KB compressed each). Every app builds with the
+          // @module-federation/enhanced pinned here, so the runtime a remote meets is the one it was built with.
+          experiments: isHost ? { provideExternalRuntime: true } : { externalRuntime: true },
         }),
         ...(isHost
           ? [

@@ -50,6 +50,8 @@ export {
   countryOptions,
   guessCountry,
   formatPhone,
+  loadPhoneValidation,
+  usePhoneValidation,
   type CountryCode,
 } from './rules/phone';
 export { ServerStrings, SERVER_STRING_KEYS, ERROR_CODE_KEYS } from './rules/server-strings';

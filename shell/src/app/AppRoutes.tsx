@@ -1,4 +1,4 @@
-import { Navigate, Route, Routes } from 'react-router-dom';
+import { Navigate, Route, Routes } from 'react-router';
 import { LoginPage } from '../login/LoginPage';
 import { ChatLayout } from '../layouts/ChatLayout';
 import { AdminLayout } from '../layouts/AdminLayout';

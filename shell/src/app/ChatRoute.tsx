@@ -1,4 +1,4 @@
-import { Navigate, useParams } from 'react-router-dom';
+import { Navigate, useParams } from 'react-router';
 import { RemoteSlot } from '../remotes/RemoteSlot';
 import { Remotes } from '../remotes/registry';
 

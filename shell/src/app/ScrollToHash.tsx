@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation } from 'react-router';
 
 /** Spec §2: navigation scrolls smoothly to a hash target, else to the top. */
 export function ScrollToHash() {

@@ -1,4 +1,4 @@
-import { Outlet } from 'react-router-dom';
+import { Outlet } from 'react-router';
 import { AdminBar } from './AdminBar';
 import { CallLayerSlot } from '../remotes/CallLayerSlot';
 

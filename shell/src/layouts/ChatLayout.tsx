@@ -1,4 +1,4 @@
-import { Outlet, useLocation } from 'react-router-dom';
+import { Outlet, useLocation } from 'react-router';
 import { Role, useAuthStore } from '@messenger/shared';
 import { Sidebar } from '../sidebar/Sidebar';
 import { AdminBar } from './AdminBar';

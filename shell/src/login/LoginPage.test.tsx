@@ -1,6 +1,6 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { MemoryRouter, Route, Routes } from 'react-router';
 import { mockFetch } from '@messenger/shared/testing';
 import { tokenStorage, useAuthStore, useSettingsStore } from '@messenger/shared';
 import { initI18n } from '../i18n';

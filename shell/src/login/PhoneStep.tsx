@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PhoneField, authApi, errorText, guessCountry, toE164, type CountryCode } from '@messenger/shared';
+import { PhoneField, authApi, errorText, guessCountry, toE164, usePhoneValidation, type CountryCode } from '@messenger/shared';
 import { useLoginStore } from './useLoginStore';
 import { loginErrorText } from './login-errors';
 
@@ -13,8 +13,9 @@ export function PhoneStep() {
   const [phone, setPhone] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const rulesReady = usePhoneValidation(phone !== '');
   const e164 = toE164(phone, country);
-  const showInvalid = phone.replace(/\D/g, '').length > 4 && !e164;
+  const showInvalid = rulesReady && phone.replace(/\D/g, '').length > 4 && !e164;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -1,5 +1,5 @@
 import { act, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter } from 'react-router';
 import { initTestI18n, mockFetch } from '@messenger/shared/testing';
 import { config, eventBus, useAuthStore, useChatsStore, type FlowEvent, type Me } from '@messenger/shared';
 import '../../i18n';

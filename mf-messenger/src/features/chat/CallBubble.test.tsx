@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter } from 'react-router';
 import { initTestI18n } from '@messenger/shared/testing';
 import { useAuthStore, type Chat, type ChatMessage, type Me } from '@messenger/shared';
 import '../../i18n';

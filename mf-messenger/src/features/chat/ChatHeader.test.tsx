@@ -1,6 +1,6 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter } from 'react-router';
 import { initTestI18n, mockFetch } from '@messenger/shared/testing';
 import { useAuthStore, useCallStore, useContactsStore, useNotificationsStore, useUsersStore, type Chat, type Me } from '@messenger/shared';
 import '../../i18n';

@@ -11,6 +11,7 @@ import {
   errorText,
   guessCountry,
   toE164,
+  usePhoneValidation,
   useAuthStore,
   useContactsStore,
   useNotificationsStore,
@@ -36,6 +37,7 @@ export function AddContactModal({ onClose, initial }: AddContactModalProps) {
   const [message, setMessage] = useState<{ kind: 'error' | 'warning'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
+  usePhoneValidation();
   const e164 = toE164(phone, country);
   const cleaned = cleanUsername(username);
   const ownPhone = e164 !== null && e164 === myPhone;

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router';
 import { chatsApi, errorText, unlessGuest, useAuthStore, useChatsStore, useNotificationsStore } from '@messenger/shared';
 
 /**

@@ -11,6 +11,7 @@ import {
   isValidUsername,
   staffApi,
   toE164,
+  usePhoneValidation,
   type CountryCode,
   type Credentials,
   type Employee,
@@ -25,6 +26,7 @@ export function AddManagerDialog({ onClose, onCreated }: { onClose: () => void; 
   const [notes, setNotes] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  usePhoneValidation();
   const e164 = toE164(phone, country);
 
   const submit = async (event: FormEvent) => {
@@ -91,6 +93,7 @@ export function EditEmployeeDialog({ employee, onClose, onSaved }: { employee: E
   const [notes, setNotes] = useState(employee.notes);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  usePhoneValidation();
   const e164 = phone ? toE164(phone, country) : null;
   const cleaned = cleanUsername(username);
   const valid = (phone === '' || e164 !== null) && isValidUsername(cleaned);

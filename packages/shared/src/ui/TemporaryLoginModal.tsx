@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { userApi } from '../api/endpoints';
 import { errorText } from '../i18n';
 import { config } from '../config';
-import { guessCountry, toE164, type CountryCode } from '../rules/phone';
+import { guessCountry, toE164, usePhoneValidation, type CountryCode } from '../rules/phone';
 import { beginSession } from '../services/session';
 import { Modal } from './Modal';
 import { PhoneField } from './PhoneField';
@@ -20,6 +20,7 @@ export function TemporaryLoginModal({ onClose }: { onClose: () => void }) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  usePhoneValidation();
   const e164 = toE164(phone, country);
 
   const sendCode = async (event: FormEvent) => {

@@ -1,0 +1,20 @@
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+
+export interface LoadedScript {
+  url: string;
+  encoding: string;
+  /** The body's bytes as sent (compressed when the server compressed it). */
+  bytes: number;
+  /** Fetched after the page was ready: off the critical path. */
+  afterReady: boolean;
+}
+export const CHROMIUM_ARGS: string[];
+export function scriptsOfColdLoad(
+  browser: Browser,
+  base: string,
+  path: string,
+  options?: { ready?: (page: Page) => Promise<unknown>; storageState?: Awaited<ReturnType<BrowserContext['storageState']>> },
+): Promise<LoadedScript[]>;
+export function launchChromium(): Promise<Browser>;
+export function kilobytes(bytes: number): string;
+export function totals(scripts: LoadedScript[]): { all: number; critical: number; files: number };
