@@ -1,12 +1,6 @@
 import { addTranslations } from '@messenger/shared';
-import en from './locales/en.json';
-import ru from './locales/ru.json';
-import tr from './locales/tr.json';
-import es from './locales/es.json';
-import it from './locales/it.json';
-import de from './locales/de.json';
-import fr from './locales/fr.json';
 
 /** This remote's strings, under its own namespace in the shell's i18next instance. */
 export const NAMESPACE = 'messenger';
-addTranslations(NAMESPACE, { en, ru, tr, es, it, de, fr });
+// Only the language in use is downloaded (a chunk per language); another one when the person switches to it.
+addTranslations(NAMESPACE, (language) => import(`./locales/${language}.json`));

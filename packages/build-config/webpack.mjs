@@ -129,7 +129,12 @@ export function federatedConfig({ dir, name, exposes, runtimePlugins = [], title
               },
             },
           },
-          { test: /\.css$/, use: [require.resolve('style-loader'), require.resolve('css-loader')] },
+          {
+            test: /\.css$/,
+            // css-loader follows `devtool`: in production every style sheet would carry its source map (the CSS a
+            // second time, and its mappings) inside the JavaScript that injects it.
+            use: [require.resolve('style-loader'), { loader: require.resolve('css-loader'), options: { sourceMap: !production } }],
+          },
           { test: /\.(png|svg|jpe?g|webp|wav|mp3|ogg)$/, type: 'asset/resource' },
         ],
       },

@@ -1,28 +1,57 @@
 import i18next from 'i18next';
+import resourcesToBackend from 'i18next-resources-to-backend';
 import type { Language } from './config';
 import { ApiError } from './api/errors';
 import { ERROR_CODE_KEYS, SERVER_STRING_KEYS } from './rules/server-strings';
-import en from './locales/en.json';
-import ru from './locales/ru.json';
-import tr from './locales/tr.json';
-import es from './locales/es.json';
-import it from './locales/it.json';
-import de from './locales/de.json';
-import fr from './locales/fr.json';
 
 /** The one i18next instance (shared as a singleton); the shell initialises it, remotes add their namespaces. */
 export const i18n = i18next;
 
+/** One language's strings of a namespace: a JSON module, each language a chunk of its own. */
+export type LoadTranslations = (language: Language) => Promise<{ default: object } | object>;
+
+const namespaces = new Map<string, LoadTranslations>();
+
 /**
- * Adds a remote's strings for every language under its own namespace. Before the shell has initialised i18next
- * (a remote loaded on its own, or a test) the strings wait for it.
+ * i18next's backend (the shell's `use`): a namespace's strings in one language, fetched through the loader its
+ * app registered. Only the language in use is downloaded; another one when the person switches to it.
  */
-export function addTranslations(namespace: string, resources: Record<Language, object>): void {
-  const add = () => {
-    for (const [language, bundle] of Object.entries(resources)) i18n.addResourceBundle(language, namespace, bundle, true, true);
-  };
-  if (i18n.isInitialized) add();
-  else i18n.on('initialized', add);
+export const translationsBackend = resourcesToBackend((language: string, namespace: string) => {
+  const load = namespaces.get(namespace);
+  if (!load) return Promise.reject(new Error(`no strings registered for the namespace ${namespace}`));
+  return load(language as Language);
+});
+
+/**
+ * Registers an app's strings under its own namespace: a dynamic import of `./locales/<language>.json` per language.
+ * Once i18next runs, the current language's bundle starts loading at once; `translationsReady` says when it is
+ * there (the shell waits for it before showing a remote).
+ */
+export function addTranslations(namespace: string, load: LoadTranslations): void {
+  namespaces.set(namespace, load);
+  if (i18n.isInitialized) void i18n.loadNamespaces(namespace);
+}
+
+/** Every registered namespace, for i18next's `ns` at start (the shell, tests). */
+export function translationNamespaces(): string[] {
+  return [...namespaces.keys()];
+}
+
+/**
+ * Resolves when every registered namespace has its strings in the current language, loading those that lack
+ * them (a failed download still resolves, after i18next's retries: the words stay missing, nothing hangs).
+ */
+export async function translationsReady(): Promise<void> {
+  if (!i18n.isInitialized) {
+    await new Promise<void>((resolve) => {
+      const started = () => {
+        i18n.off('initialized', started);
+        resolve();
+      };
+      i18n.on('initialized', started);
+    });
+  }
+  await i18n.loadNamespaces(translationNamespaces());
 }
 
 /**
@@ -53,4 +82,4 @@ export function errorText(error: unknown, fallbackKey: string): string {
 }
 
 /** Strings every app uses (actions, loading, the server's error strings): the `common` namespace. */
-addTranslations('common', { en, ru, tr, es, it, de, fr });
+addTranslations('common', (language) => import(/* webpackChunkName: "common-[request]" */ `./locales/${language}.json`));

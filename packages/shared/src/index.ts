@@ -55,7 +55,7 @@ export {
   type CountryCode,
 } from './rules/phone';
 export { ServerStrings, SERVER_STRING_KEYS, ERROR_CODE_KEYS } from './rules/server-strings';
-export { i18n, addTranslations, errorText } from './i18n';
+export { i18n, addTranslations, errorText, translationsBackend, translationNamespaces, translationsReady, type LoadTranslations } from './i18n';
 export { chatDisplay, type ChatDisplay } from './rules/chat-display';
 export { Avatar } from './ui/Avatar';
 export { Modal } from './ui/Modal';

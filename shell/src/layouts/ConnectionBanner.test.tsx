@@ -3,8 +3,8 @@ import { useConnectionStore } from '@messenger/shared';
 import { initI18n } from '../i18n';
 import { ConnectionBanner } from './ConnectionBanner';
 
-beforeAll(() => {
-  initI18n();
+beforeAll(async () => {
+  await initI18n();
 });
 
 beforeEach(() => {

@@ -7,8 +7,8 @@ import { initI18n } from '../i18n';
 import { LoginPage } from './LoginPage';
 import { useLoginStore } from './useLoginStore';
 
-beforeAll(() => {
-  initI18n();
+beforeAll(async () => {
+  await initI18n();
 });
 
 beforeEach(() => {

@@ -9,8 +9,8 @@ jest.mock('./registry', () => ({
   loadExposed: jest.fn(),
 }));
 
-beforeAll(() => {
-  initI18n();
+beforeAll(async () => {
+  await initI18n();
 });
 
 test('shows a translated fallback when a remote cannot load, and loads it on retry', async () => {
@@ -30,9 +30,7 @@ test('shows a translated fallback when a remote cannot load, and loads it on ret
 test('a preloaded remote shows in the slot’s first render, without a loading state', async () => {
   const load = jest.mocked(loadExposed);
   load.mockResolvedValueOnce({ default: () => <p>Meeting room</p> });
-  preloadRemote('mf_calls', 'MeetingPage');
-  await Promise.resolve(); // the load settles before anything renders
-  await Promise.resolve();
+  await preloadRemote('mf_calls', 'MeetingPage'); // the load settles before anything renders
 
   render(<RemoteSlot remote="mf_calls" module="MeetingPage" />);
   expect(screen.getByText('Meeting room')).toBeInTheDocument();

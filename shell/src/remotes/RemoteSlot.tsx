@@ -1,5 +1,6 @@
 import { Component, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { translationsReady } from '@messenger/shared';
 import { loadExposed, type RemoteName } from './registry';
 
 interface BoundaryProps {
@@ -65,7 +66,12 @@ function startLoad(remote: RemoteName, module: string, attempt: number): Load {
   const key = `${remote}/${module}#${attempt}`;
   let load = loads.get(key);
   if (!load) {
-    const started: Load = { promise: loadExposed<Loaded>(remote, module, attempt > 0) };
+    // Shown once its strings are there too: the module registered them as it ran, in the language in use.
+    const promise = loadExposed<Loaded>(remote, module, attempt > 0).then(async (loaded) => {
+      await translationsReady();
+      return loaded;
+    });
+    const started: Load = { promise };
     started.promise.then(
       (loaded) => (started.loaded = loaded),
       () => undefined, // the slot that awaits it shows the failure
@@ -80,8 +86,12 @@ function startLoad(remote: RemoteName, module: string, attempt: number): Load {
  * Starts loading a remote's module before any slot asks for it (the shell does so for the page it opens on, in
  * parallel with signing in), so that the slot can show it at once.
  */
-export function preloadRemote(remote: RemoteName, module: string): void {
-  startLoad(remote, module, 0);
+export function preloadRemote(remote: RemoteName, module: string): Promise<void> {
+  // Settles once a slot could show it (or its failure); nothing here throws.
+  return startLoad(remote, module, 0).promise.then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /**

@@ -1,18 +1,26 @@
 // Test helpers for the client apps' unit tests; never imported by app code.
 import { initReactI18next } from 'react-i18next';
-import { i18n } from '../i18n';
+import { i18n, translationNamespaces, translationsBackend, translationsReady } from '../i18n';
 
-/** Initialises the shared i18next instance in English, as the shell would, for components under test. */
+/**
+ * Initialises the shared i18next instance in English, as the shell would, for components under test, and waits
+ * for the English strings of every namespace registered so far (the modules under test register theirs as they
+ * are imported).
+ */
 export async function initTestI18n(): Promise<void> {
   if (!i18n.isInitialized) {
-    await i18n.use(initReactI18next).init({
-      lng: 'en',
-      fallbackLng: 'en',
-      resources: {},
-      interpolation: { escapeValue: false },
-      initAsync: false,
-    });
+    await i18n
+      .use(initReactI18next)
+      .use(translationsBackend)
+      .init({
+        lng: 'en',
+        fallbackLng: false,
+        ns: translationNamespaces(),
+        interpolation: { escapeValue: false },
+        react: { useSuspense: false },
+      });
   }
+  await translationsReady();
 }
 
 type Route = { status?: number; body: unknown } | ((url: string, init?: RequestInit) => { status?: number; body: unknown });
