@@ -44,7 +44,15 @@ export default tseslint.config(
       'jsx-a11y/no-autofocus': 'off',
       // Every fetch goes through the typed API client in packages/shared.
       'no-restricted-globals': ['error', { name: 'fetch', message: 'Use the API client from @messenger/shared.' }],
+      // The router is one shared instance only through @messenger/router; react-router imported directly would be
+      // a second copy (hooks outside the shell's router) and all of react-router on every page.
+      'no-restricted-imports': ['error', { paths: [{ name: 'react-router', message: 'Import from @messenger/router.' }] }],
     },
+  },
+  {
+    // Unit tests wrap components in react-router's MemoryRouter (one module in Jest, no federation there).
+    files: ['**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': 'off' },
   },
   {
     // The API client itself; and the service worker, which passes page navigations through to the network.

@@ -15,6 +15,12 @@ const require = createRequire(import.meta.url);
 /** Shared package of our own: a real version, required by hand (pnpm's `workspace:*` is not semver). */
 const SHARED_PACKAGE = '@messenger/shared';
 const SHARED_PACKAGE_VERSION = '1.0.0';
+/**
+ * The router, shared through a package of our own that re-exports only what the apps use: a shared module is
+ * never tree-shaken, but react-router inside it is. react-router itself is not shared: nothing imports it directly.
+ */
+const ROUTER_PACKAGE = '@messenger/router';
+const ROUTER_PACKAGE_VERSION = '1.0.0';
 
 /**
  * One instance of each of these across the shell and every remote: React (and its subpaths), the router, the
@@ -33,7 +39,7 @@ export function sharedModules(pkg) {
     'react/': singleton('react'),
     'react-dom': singleton('react-dom'),
     'react-dom/': singleton('react-dom'),
-    'react-router': singleton('react-router'),
+    [ROUTER_PACKAGE]: { singleton: true, requiredVersion: `^${ROUTER_PACKAGE_VERSION}`, version: ROUTER_PACKAGE_VERSION },
     zustand: singleton('zustand'),
     i18next: singleton('i18next'),
     'react-i18next': singleton('react-i18next'),

@@ -1,4 +1,4 @@
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter } from '@messenger/router';
 import { AppRoutes } from './AppRoutes';
 import { useThemeOnDocument } from '../theme/useThemeOnDocument';
 import { NotificationCenter } from '../notifications/NotificationCenter';

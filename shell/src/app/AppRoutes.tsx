@@ -1,4 +1,4 @@
-import { Navigate, Route, Routes } from 'react-router';
+import { Navigate, Route, Routes } from '@messenger/router';
 import { LoginPage } from '../login/LoginPage';
 import { ChatLayout } from '../layouts/ChatLayout';
 import { AdminLayout } from '../layouts/AdminLayout';

@@ -1,4 +1,4 @@
-import { Navigate, useParams } from 'react-router';
+import { Navigate, useParams } from '@messenger/router';
 import { RemoteSlot } from '../remotes/RemoteSlot';
 import { Remotes } from '../remotes/registry';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
 import { beginSession, chatsApi, errorText, useAuthStore, useChatsStore, userApi } from '@messenger/shared';
 import { isGroupCode, rememberInviteCode } from '../login/invite-code';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '@messenger/router';
 
 /** Spec §2: navigation scrolls smoothly to a hash target, else to the top. */
 export function ScrollToHash() {

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Navigate, Outlet } from 'react-router';
+import { Navigate, Outlet } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
 import { Role, errorText, startSession, useAuthStore } from '@messenger/shared';
 import { SetPasswordsPage } from './SetPasswordsPage';

@@ -1,4 +1,4 @@
-import { NavLink } from 'react-router';
+import { NavLink } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
 
 /** Spec §2 admin bar, for role ≥ 2 in the chat and admin layouts. */

@@ -1,4 +1,4 @@
-import { Outlet } from 'react-router';
+import { Outlet } from '@messenger/router';
 import { AdminBar } from './AdminBar';
 import { CallLayerSlot } from '../remotes/CallLayerSlot';
 

@@ -1,4 +1,4 @@
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation } from '@messenger/router';
 import { Role, useAuthStore } from '@messenger/shared';
 import { Sidebar } from '../sidebar/Sidebar';
 import { AdminBar } from './AdminBar';

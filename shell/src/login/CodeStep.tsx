@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
 import { authApi, beginSession, config, errorText, formatPhone } from '@messenger/shared';
 import { useLoginStore } from './useLoginStore';

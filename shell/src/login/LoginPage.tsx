@@ -1,4 +1,4 @@
-import { Navigate, useLocation } from 'react-router';
+import { Navigate, useLocation } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect, useAuthStore } from '@messenger/shared';
 import { useLoginStore } from './useLoginStore';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
 import { ApiError, clampCharacters, cleanUsername, config, errorText, isValidUsername, userApi } from '@messenger/shared';
 import { useLoginStore } from './useLoginStore';

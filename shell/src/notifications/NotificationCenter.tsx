@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
 import { avatarPlaceholder, useNotificationsStore, type NotificationItem } from '@messenger/shared';
 import { useLiveNotifications } from './useLiveNotifications';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@messenger/router';
 import {
   chatDisplay,
   displayName,

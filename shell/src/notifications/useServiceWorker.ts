@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@messenger/router';
 import { syncPush, useAuthStore, useSettingsStore } from '@messenger/shared';
 
 /** Registers /sw.js (push with the app closed, the offline page) once the page has loaded. */

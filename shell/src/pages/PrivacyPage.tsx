@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
 
 const SECTIONS = ['collect', 'use', 'storage', 'retention', 'choices', 'contact'] as const;

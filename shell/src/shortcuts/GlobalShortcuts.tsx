@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '@messenger/router';
 import { Shortcuts, isTextEntry, matchesShortcut } from '@messenger/shared';
 import { useSidebarStore } from '../layouts/useSidebarStore';
 import { ShortcutsDialog } from './ShortcutsDialog';

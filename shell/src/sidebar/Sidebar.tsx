@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
 import { unlessGuest, useAuthStore } from '@messenger/shared';
 import { RemoteSlot } from '../remotes/RemoteSlot';

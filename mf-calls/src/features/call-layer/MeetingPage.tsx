@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
 import { ApiError, callsApi, discardMeetingHeadStart, errorText, markCallStage, useCallStore } from '@messenger/shared';
 import { CallLayer } from './CallLayer';

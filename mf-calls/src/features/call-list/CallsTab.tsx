@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { TFunction } from 'i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
 import {
   Avatar,

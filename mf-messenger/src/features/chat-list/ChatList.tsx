@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { NavLink, useNavigate } from 'react-router';
+import { NavLink, useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
 import { Avatar, Shortcuts, formatListTime, matchesShortcut, useAuthStore, useChatsStore, useDraftText, useSettingsStore } from '@messenger/shared';
 import { useChatRows, type ChatRowModel } from './useChatRows';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
 import {
   Avatar,

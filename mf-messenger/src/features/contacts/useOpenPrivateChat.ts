@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@messenger/router';
 import { chatsApi, errorText, unlessGuest, useAuthStore, useChatsStore, useNotificationsStore } from '@messenger/shared';
 
 /**

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
 import { Modal, chatsApi, config, errorText, useChatsStore, useNotificationsStore } from '@messenger/shared';
 
