@@ -55,6 +55,7 @@ export {
   type CountryCode,
 } from './rules/phone';
 export { ServerStrings, SERVER_STRING_KEYS, ERROR_CODE_KEYS } from './rules/server-strings';
+export { formatByteSize } from './rules/bytes';
 export { i18n, addTranslations, errorText, translationsBackend, translationNamespaces, translationsReady, type LoadTranslations } from './i18n';
 export { chatDisplay, type ChatDisplay } from './rules/chat-display';
 export { Avatar } from './ui/Avatar';

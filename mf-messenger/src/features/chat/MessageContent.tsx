@@ -1,22 +1,10 @@
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon, useMediaUrl, type ChatMessage } from '@messenger/shared';
+import { Icon, formatByteSize, useMediaUrl, type ChatMessage } from '@messenger/shared';
 import { VoicePlayer } from './VoicePlayer';
 import { SaveAsLink } from './SaveAsLink';
 import { useIsObserver } from './observer';
 import { CallContent } from './CallBubble';
-
-/** Human file size: 1.2 MB, 340 KB. */
-export function formatSize(bytes: number, language: string): string {
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${new Intl.NumberFormat(language, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
-}
 
 /** The file part of a message: a picture, a video, a voice message player, or a document card; or a call. */
 export function MessageContent({ message }: { message: ChatMessage }) {
@@ -51,7 +39,7 @@ export function MessageContent({ message }: { message: ChatMessage }) {
       </span>
       <span className="msg-document-text">
         <span className="msg-document-name">{file.name}</span>
-        <span className="msg-document-size">{formatSize(file.size, i18n.language)}</span>
+        <span className="msg-document-size">{formatByteSize(file.size, i18n.language)}</span>
       </span>
       <SaveAsLink path={file.path} name={file.name} />
     </div>

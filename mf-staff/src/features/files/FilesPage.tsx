@@ -1,19 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon, errorText, mediaUrl, staffApi, useNotificationsStore, type FileTreeEntry } from '@messenger/shared';
+import { Icon, errorText, formatByteSize, mediaUrl, staffApi, useNotificationsStore, type FileTreeEntry } from '@messenger/shared';
 
 type Load = { state: 'loading' } | { state: 'failed'; error: string } | { state: 'loaded'; entries: FileTreeEntry[] };
-
-function size(bytes: number, language: string): string {
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(value)} ${units[unit]}`;
-}
 
 /**
  * The stored files (`GET /api/file/tree`), folder by folder, confined to the storage root by the server. Files
@@ -107,7 +96,7 @@ export function FilesPage() {
                     </>
                   )}
                 </th>
-                <td>{entry.type === 'file' ? size(entry.size, i18n.language) : ''}</td>
+                <td>{entry.type === 'file' ? formatByteSize(entry.size, i18n.language) : ''}</td>
                 <td>{entry.type === 'file' ? (entry.mime ?? '') : t('files.folder')}</td>
               </tr>
             ))}

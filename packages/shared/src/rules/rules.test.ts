@@ -5,6 +5,7 @@ import { formatListTime } from './time';
 import { formatPhoneAsYouType, loadPhoneValidation, sanitizePhoneInput, toE164, guessCountry } from './phone';
 import { cleanUsername, isValidUsername } from './username';
 import { characterCount, clampCharacters } from './text';
+import { formatByteSize } from './bytes';
 import type { Contact } from '../model/types';
 
 describe('display name (spec §3)', () => {
@@ -141,3 +142,15 @@ describe('text length (one rule with the server: characters are code points)', (
     expect(normalizeSearch('😀'.repeat(130))).toBe('😀'.repeat(120));
   });
 });
+
+describe('file sizes', () => {
+  it('steps by 1024 and speaks the language, units included', () => {
+    expect(formatByteSize(12, 'en')).toBe('12 byte');
+    expect(formatByteSize(340 * 1024, 'en')).toBe('340 kB');
+    expect(formatByteSize(1.25 * 1024 * 1024, 'de')).toBe('1,3 MB');
+    // French spaces with a narrow no-break space.
+    expect(formatByteSize(1.25 * 1024 * 1024, 'fr').replace(/\s/gu, ' ')).toBe('1,3 Mo');
+    expect(formatByteSize(5 * 1024 ** 4, 'en')).toBe('5,120 GB');
+  });
+});
+
