@@ -1,5 +1,6 @@
 import { config } from '../config';
 import { ApiError } from '../api/errors';
+import { Backoff } from './backoff';
 import type { Message, MessageMeta, MessageType } from '../model/types';
 
 /** One message to send (docs/protocol.md, chat socket). */
@@ -54,7 +55,7 @@ export class ChatSocket {
   private readonly pending = new Map<string, Pending>();
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private ackTimer: ReturnType<typeof setTimeout> | null = null;
-  private attempt = 0;
+  private readonly backoff = new Backoff();
   private closed = false;
   /** The latest live signal asked for while the socket was not open, and when: sent if it opens soon after. */
   private waitingSignal: { frame: TypingSignal; at: number } | null = null;
@@ -127,7 +128,7 @@ export class ChatSocket {
     this.socket = socket;
     this.opening = false;
     socket.onopen = () => {
-      this.attempt = 0;
+      this.backoff.reset();
       const signal = this.waitingSignal;
       this.waitingSignal = null;
       // A signal says "now": one that waited for a slow connection would announce typing that may be over.
@@ -210,12 +211,10 @@ export class ChatSocket {
 
   private scheduleRetry(): void {
     if (this.retryTimer || this.closed) return;
-    const delay = Math.min(config.reconnectMaxMs, config.reconnectBaseMs * 2 ** this.attempt);
-    this.attempt += 1;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       void this.open();
-    }, delay);
+    }, this.backoff.next());
   }
 
   private clearAckTimer(): void {

@@ -1,6 +1,7 @@
 import { config } from '../config';
 import type { FlowEvent } from '../model/events';
 import type { ConnectionStatus } from './bus';
+import { Backoff } from './backoff';
 
 export interface FlowClientOptions {
   /** Builds the socket URL for a token and the last applied seq (null on a first connection). */
@@ -36,7 +37,7 @@ export class FlowClient {
   private readonly ahead = new Map<number, FlowEvent>();
   private gapTimer: ReturnType<typeof setTimeout> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
-  private attempt = 0;
+  private readonly backoff = new Backoff();
   private running = false;
   private status: ConnectionStatus = 'idle';
 
@@ -139,7 +140,7 @@ export class FlowClient {
     const seq = frame.additional_info?.seq;
     if (frame.event_type === 'ready' && typeof seq === 'number') {
       if (this.lastSeq === null) this.lastSeq = seq;
-      this.attempt = 0;
+      this.backoff.reset();
       this.setStatus('online');
     } else if (frame.event_type === 'resync' && typeof seq === 'number') {
       this.lastSeq = seq;
@@ -184,14 +185,10 @@ export class FlowClient {
 
   private scheduleReconnect(): void {
     if (!this.running || this.retryTimer) return;
-    const ceiling = Math.min(config.reconnectMaxMs, config.reconnectBaseMs * 2 ** this.attempt);
-    this.attempt += 1;
-    // Full jitter: a server restart is not met by every client at the same instant.
-    const delay = Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       void this.connect();
-    }, delay);
+    }, this.backoff.next());
   }
 
   private setStatus(status: ConnectionStatus): void {
