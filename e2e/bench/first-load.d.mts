@@ -5,8 +5,6 @@ export interface LoadedScript {
   encoding: string;
   /** The body's bytes as sent (compressed when the server compressed it). */
   bytes: number;
-  /** Fetched after the page was ready: off the critical path. */
-  afterReady: boolean;
 }
 export const CHROMIUM_ARGS: string[];
 export function scriptsOfColdLoad(
@@ -17,4 +15,4 @@ export function scriptsOfColdLoad(
 ): Promise<LoadedScript[]>;
 export function launchChromium(): Promise<Browser>;
 export function kilobytes(bytes: number): string;
-export function totals(scripts: LoadedScript[]): { all: number; critical: number; files: number };
+export function totals(scripts: LoadedScript[]): { all: number; files: number };

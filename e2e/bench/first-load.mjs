@@ -1,13 +1,18 @@
-// What a cold visit downloads: every script a page fetches until it has painted and the network is quiet, with
-// the bytes as sent (compressed), per file. Shared by the first-load benchmark and the size gate in the e2e run.
+// What a cold visit downloads: every script a page fetches until it has painted and no script has been asked
+// for a while, with the bytes as sent (compressed), per file. Shared by the first-load benchmark and the size
+// gate in the e2e run.
 import { chromium } from '@playwright/test';
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
+/** No new script for this long after the page was ready: the load is over (generous for a busy machine). */
+const QUIET_MS = 1_500;
+const DEADLINE_MS = 60_000;
+
 /**
  * Loads `path` in a fresh context (nothing cached) and returns the scripts it fetched, largest first: `url`,
- * `bytes` (the body as sent), `encoding`, and `afterReady` (fetched after `ready(page)`, which waits for what
- * the page must show, had returned: off the critical path). `storageState` signs in.
+ * `bytes` (the body as sent) and `encoding`. `ready(page)` waits for what the page must show; `storageState`
+ * signs in. Throws when a script never finished.
  */
 export async function scriptsOfColdLoad(browser, base, path, { ready, storageState } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState });
@@ -16,26 +21,37 @@ export async function scriptsOfColdLoad(browser, base, path, { ready, storageSta
     const client = await context.newCDPSession(page);
     await client.send('Network.enable');
     const scripts = new Map();
-    const sizes = new Map();
-    client.on('Network.responseReceived', ({ requestId, type, response }) => {
-      if (type === 'Script') scripts.set(requestId, { url: response.url, encoding: response.headers['content-encoding'] ?? response.headers['Content-Encoding'] ?? 'identity' });
+    let lastAsked = performance.now();
+    client.on('Network.requestWillBeSent', ({ requestId, type, request }) => {
+      if (type !== 'Script') return;
+      scripts.set(requestId, { url: new URL(request.url).pathname, encoding: 'identity', bytes: 0, done: false });
+      lastAsked = performance.now();
     });
-    // encodedDataLength counts headers too; the body as sent is what a budget should follow.
-    client.on('Network.dataReceived', ({ requestId, encodedDataLength }) => sizes.set(requestId, (sizes.get(requestId) ?? 0) + encodedDataLength));
-    const finished = new Map();
-    client.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => finished.set(requestId, encodedDataLength));
+    client.on('Network.responseReceived', ({ requestId, response }) => {
+      const script = scripts.get(requestId);
+      if (script) script.encoding = response.headers['content-encoding'] ?? response.headers['Content-Encoding'] ?? 'identity';
+    });
+    // The body's bytes on the wire, per data chunk (encodedDataLength at the end would count headers too).
+    client.on('Network.dataReceived', ({ requestId, encodedDataLength }) => {
+      const script = scripts.get(requestId);
+      if (script) script.bytes += encodedDataLength;
+    });
+    const finish = ({ requestId }) => {
+      const script = scripts.get(requestId);
+      if (script) script.done = true;
+    };
+    client.on('Network.loadingFinished', finish);
+    client.on('Network.loadingFailed', finish);
     await page.goto(`${base}${path}`);
     if (ready) await ready(page);
-    const beforeReady = new Set(finished.keys());
-    await page.waitForLoadState('networkidle');
-    const list = [];
-    for (const [requestId, script] of scripts) {
-      if (!finished.has(requestId)) continue;
-      // The body's bytes on the wire: Chromium reports them per data chunk (0 for a body it read from its cache).
-      const bytes = sizes.get(requestId) ?? 0;
-      list.push({ url: new URL(script.url).pathname, encoding: script.encoding, bytes, afterReady: !beforeReady.has(requestId) });
+    const deadline = performance.now() + DEADLINE_MS;
+    for (;;) {
+      const pending = [...scripts.values()].filter((script) => !script.done);
+      if (pending.length === 0 && performance.now() - lastAsked >= QUIET_MS) break;
+      if (performance.now() > deadline) throw new Error(`scripts still loading after ${DEADLINE_MS} ms: ${pending.map((script) => script.url).join(', ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    return list.sort((a, b) => b.bytes - a.bytes);
+    return [...scripts.values()].map(({ url, encoding, bytes }) => ({ url, encoding, bytes })).sort((a, b) => b.bytes - a.bytes);
   } finally {
     await context.close();
   }
@@ -47,8 +63,7 @@ export async function launchChromium() {
 
 export const kilobytes = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-/** Sums a load's scripts: all of them, and those the page waited for before it was ready. */
+/** Sums a load's scripts. */
 export function totals(scripts) {
-  const sum = (list) => list.reduce((total, script) => total + script.bytes, 0);
-  return { all: sum(scripts), critical: sum(scripts.filter((script) => !script.afterReady)), files: scripts.length };
+  return { all: scripts.reduce((total, script) => total + script.bytes, 0), files: scripts.length };
 }

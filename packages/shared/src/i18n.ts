@@ -1,4 +1,4 @@
-import i18next from 'i18next';
+import i18next, { type ReadCallback, type ResourceKey } from 'i18next';
 import resourcesToBackend from 'i18next-resources-to-backend';
 import type { Language } from './config';
 import { ApiError } from './api/errors';
@@ -14,20 +14,38 @@ const namespaces = new Map<string, LoadTranslations>();
 
 /**
  * i18next's backend (the shell's `use`): a namespace's strings in one language, fetched through the loader its
- * app registered. Only the language in use is downloaded; another one when the person switches to it.
+ * app registered. Only the language in use is downloaded; another one when the person switches to it. A failed
+ * download is reported as one to retry, so i18next tries again (5 times, from 350 ms apart).
  */
-export const translationsBackend = resourcesToBackend((language: string, namespace: string) => {
-  const load = namespaces.get(namespace);
-  if (!load) return Promise.reject(new Error(`no strings registered for the namespace ${namespace}`));
-  return load(language as Language);
-});
+export const translationsBackend = resourcesToBackend(
+  (language: string, namespace: string, callback: ReadCallback) => {
+    const load = namespaces.get(namespace);
+    if (!load) {
+      callback(new Error(`no strings registered for the namespace ${namespace}`), false);
+      return;
+    }
+    load(language as Language).then(
+      (bundle) => callback(null, ('default' in bundle ? bundle.default : bundle) as ResourceKey),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), true),
+    );
+  },
+);
 
 /**
  * Registers an app's strings under its own namespace: a dynamic import of `./locales/<language>.json` per language.
  * Once i18next runs, the current language's bundle starts loading at once; `translationsReady` says when it is
- * there (the shell waits for it before showing a remote).
+ * there (the shell waits for it before showing a remote). A remote built before strings were split passes every
+ * language's strings at once, which are added as they are.
  */
-export function addTranslations(namespace: string, load: LoadTranslations): void {
+export function addTranslations(namespace: string, load: LoadTranslations | Record<Language, object>): void {
+  if (typeof load !== 'function') {
+    const add = () => {
+      for (const [language, bundle] of Object.entries(load)) i18n.addResourceBundle(language, namespace, bundle, true, true);
+    };
+    if (i18n.isInitialized) add();
+    else i18n.on('initialized', add);
+    return;
+  }
   namespaces.set(namespace, load);
   if (i18n.isInitialized) void i18n.loadNamespaces(namespace);
 }
@@ -37,9 +55,26 @@ export function translationNamespaces(): string[] {
   return [...namespaces.keys()];
 }
 
+/** The registered namespaces that have no strings in `language` yet. */
+function missingIn(language: string): string[] {
+  return translationNamespaces().filter((namespace) => !i18n.hasResourceBundle(language, namespace));
+}
+
 /**
- * Resolves when every registered namespace has its strings in the current language, loading those that lack
- * them (a failed download still resolves, after i18next's retries: the words stay missing, nothing hangs).
+ * Loads `language`'s strings of every registered namespace (those already here stay), trying once more what
+ * failed; resolves with the namespaces still missing (none when it worked).
+ */
+export async function loadTranslations(language: string): Promise<string[]> {
+  await i18n.loadLanguages(language);
+  const missing = missingIn(language);
+  if (missing.length > 0) await i18n.reloadResources([language], missing);
+  return missingIn(language);
+}
+
+/**
+ * Resolves when every registered namespace has its strings in the current language (loading those that lack
+ * them); rejects when some could not be downloaded, so that a remote shows its fallback and Retry rather than
+ * bare keys.
  */
 export async function translationsReady(): Promise<void> {
   if (!i18n.isInitialized) {
@@ -51,7 +86,8 @@ export async function translationsReady(): Promise<void> {
       i18n.on('initialized', started);
     });
   }
-  await i18n.loadNamespaces(translationNamespaces());
+  const missing = await loadTranslations(i18n.language);
+  if (missing.length > 0) throw new Error(`the strings of ${missing.join(', ')} in ${i18n.language} could not be loaded`);
 }
 
 /**
@@ -82,4 +118,4 @@ export function errorText(error: unknown, fallbackKey: string): string {
 }
 
 /** Strings every app uses (actions, loading, the server's error strings): the `common` namespace. */
-addTranslations('common', (language) => import(/* webpackChunkName: "common-[request]" */ `./locales/${language}.json`));
+addTranslations('common', (language) => import(/* webpackChunkName: "strings-common-[request]" */ `./locales/${language}.json`));

@@ -56,7 +56,7 @@ export {
 } from './rules/phone';
 export { ServerStrings, SERVER_STRING_KEYS, ERROR_CODE_KEYS } from './rules/server-strings';
 export { formatByteSize } from './rules/bytes';
-export { i18n, addTranslations, errorText, translationsBackend, translationNamespaces, translationsReady, type LoadTranslations } from './i18n';
+export { i18n, addTranslations, errorText, translationsBackend, translationNamespaces, translationsReady, loadTranslations, type LoadTranslations } from './i18n';
 export { chatDisplay, type ChatDisplay } from './rules/chat-display';
 export { Avatar } from './ui/Avatar';
 export { Modal } from './ui/Modal';

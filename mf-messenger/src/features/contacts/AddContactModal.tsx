@@ -37,11 +37,13 @@ export function AddContactModal({ onClose, initial }: AddContactModalProps) {
   const [message, setMessage] = useState<{ kind: 'error' | 'warning'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
-  usePhoneValidation();
+  const rulesReady = usePhoneValidation();
   const e164 = toE164(phone, country);
   const cleaned = cleanUsername(username);
   const ownPhone = e164 !== null && e164 === myPhone;
-  const disabled = busy || (!e164 && !cleaned) || !name.trim() || ownPhone;
+  // A typed phone is never dropped for the username while the rules that would validate it are still loading.
+  const phoneWaiting = !rulesReady && phone.replace(/\D/g, '') !== '';
+  const disabled = busy || phoneWaiting || (!e164 && !cleaned) || !name.trim() || ownPhone;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -16,6 +16,7 @@ export type { CountryCode };
 // the small one (16 KB compressed), part of the first load. Validating a number for its country needs every
 // number pattern (34 KB compressed): it loads when a phone field first appears, and until then nothing is valid.
 let validation: MetadataJson | null = null;
+const PHONE_RULES_RETRY_MS = 3_000;
 let validationLoading: Promise<void> | null = null;
 const validationListeners = new Set<() => void>();
 
@@ -47,7 +48,20 @@ const subscribeToValidation = (listener: () => void) => {
 export function usePhoneValidation(needed = true): boolean {
   const ready = useSyncExternalStore(subscribeToValidation, () => validation !== null);
   useEffect(() => {
-    if (needed && !ready) loadPhoneValidation().catch(() => undefined);
+    if (!needed || ready) return;
+    // A failed download (offline, a blip) is tried again every few seconds while the field is there.
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let active = true;
+    const attempt = () => {
+      loadPhoneValidation().catch(() => {
+        if (active) retry = setTimeout(attempt, PHONE_RULES_RETRY_MS);
+      });
+    };
+    attempt();
+    return () => {
+      active = false;
+      clearTimeout(retry);
+    };
   }, [needed, ready]);
   return ready;
 }
