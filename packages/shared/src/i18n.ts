@@ -15,7 +15,8 @@ const namespaces = new Map<string, LoadTranslations>();
 /**
  * i18next's backend (the shell's `use`): a namespace's strings in one language, fetched through the loader its
  * app registered. Only the language in use is downloaded; another one when the person switches to it. A failed
- * download is reported as one to retry, so i18next tries again (5 times, from 350 ms apart).
+ * download is reported as one to retry, so i18next tries again (`maxRetries` times, the waits doubling from
+ * 350 ms; the shell asks for 2).
  */
 export const translationsBackend = resourcesToBackend(
   (language: string, namespace: string, callback: ReadCallback) => {

@@ -42,8 +42,7 @@ export async function initI18n(): Promise<typeof i18next> {
   await loadTranslations(language);
   document.documentElement.lang = language;
   let shown = language;
-  useSettingsStore.subscribe((settings) => {
-    const wanted = settings.language;
+  const follow = (wanted: Language) => {
     if (wanted === shown) return;
     void switchLanguage(wanted).then((switched) => {
       if (switched) {
@@ -55,7 +54,10 @@ export async function initI18n(): Promise<typeof i18next> {
       useSettingsStore.getState().setLanguage(shown);
       useNotificationsStore.getState().push({ kind: 'error', text: i18next.t('shell:languageUnavailable') });
     });
-  });
+  };
+  useSettingsStore.subscribe((settings) => follow(settings.language));
+  // A choice made while the first strings were loading is not missed.
+  follow(useSettingsStore.getState().language);
   return i18next;
 }
 
