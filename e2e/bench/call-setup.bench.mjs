@@ -1,8 +1,7 @@
 // Call set-up benchmark (figures, not pass/fail): Anna calls Boris in Chromium (fake camera and microphone), Boris
 // accepts; the time from his click on Accept to the first decoded remote video frame, on his side (the meeting
 // tab the accept opens) and on hers, over 10 calls. Runs against the production build on a fresh database.
-import { chromium } from '@playwright/test';
-import { startBenchServer } from './server.mjs';
+import { launchChromium, startBenchServer } from './server.mjs';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 10);
 const { base, api, signUp, stop } = await startBenchServer();
@@ -68,21 +67,13 @@ try {
   const boris = await signUp('Boris');
   const { chat } = await api('POST', '/chat/create', { token: anna.access_token, body: { chat_type: 'private', participants: [boris.id] } });
 
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      '--autoplay-policy=no-user-gesture-required',
-      '--allow-loopback-in-peer-connection',
-      '--disable-features=WebRtcHideLocalIpsWithMdns',
-    ],
-  });
+  browser = await launchChromium([
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    '--autoplay-policy=no-user-gesture-required',
+    '--allow-loopback-in-peer-connection',
+    '--disable-features=WebRtcHideLocalIpsWithMdns',
+  ]);
   const open = async (person) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ['camera', 'microphone'] });
     await context.addCookies([

@@ -2,8 +2,8 @@
 // the sign-in page and for the signed-in chat list (the messenger remote's tab shown), file by file. Production
 // build, fresh database, like `npm start`.
 // The size gate of the e2e run (tests/first-load.spec.ts) measures the same way against first-load-budget.json.
-import { startBenchServer } from './server.mjs';
-import { kilobytes, launchChromium, scriptsOfColdLoad, totals } from './first-load.mjs';
+import { launchChromium, startBenchServer } from './server.mjs';
+import { kilobytes, scriptsOfColdLoad, totals } from './first-load.mjs';
 
 const { base, api, signUp, stop } = await startBenchServer();
 try {

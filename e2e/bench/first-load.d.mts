@@ -6,13 +6,11 @@ export interface LoadedScript {
   /** The body's bytes as sent (compressed when the server compressed it). */
   bytes: number;
 }
-export const CHROMIUM_ARGS: string[];
 export function scriptsOfColdLoad(
   browser: Browser,
   base: string,
   path: string,
   options?: { ready?: (page: Page) => Promise<unknown>; storageState?: Awaited<ReturnType<BrowserContext['storageState']>> },
 ): Promise<LoadedScript[]>;
-export function launchChromium(): Promise<Browser>;
 export function kilobytes(bytes: number): string;
 export function totals(scripts: LoadedScript[]): { all: number; files: number };

@@ -1,10 +1,6 @@
 // What a cold visit downloads: every script a page fetches until it has painted and no script has been asked
 // for a while, with the bytes as sent (compressed), per file. Shared by the first-load benchmark and the size
 // gate in the e2e run.
-import { chromium } from '@playwright/test';
-
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
 /** No new script for this long after the page was ready: the load is over (generous for a busy machine). */
 const QUIET_MS = 1_500;
 const DEADLINE_MS = 60_000;
@@ -55,10 +51,6 @@ export async function scriptsOfColdLoad(browser, base, path, { ready, storageSta
   } finally {
     await context.close();
   }
-}
-
-export async function launchChromium() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
 export const kilobytes = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;

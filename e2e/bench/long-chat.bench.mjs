@@ -2,10 +2,9 @@
 // Reports time to the first painted message, the DOM size, and whether scrolling up (loading older pages)
 // and back down keeps the message nodes bounded and the reading position still.
 // Runs against the production build, started here on a fresh database, like `npm start`.
-import { chromium } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
-import { startBenchServer } from './server.mjs';
+import { launchChromium, startBenchServer } from './server.mjs';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 10_000);
 const { base, api, signUp, stop } = await startBenchServer();
@@ -49,10 +48,7 @@ try {
   await fill(anna.access_token, chat.id, MESSAGES);
   console.log(`filled a chat with ${MESSAGES} messages in ${((performance.now() - fillStarted) / 1000).toFixed(1)} s`);
 
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.addCookies([
     { name: 'msgr_access_token', value: boris.access_token, url: base },

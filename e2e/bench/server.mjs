@@ -1,6 +1,7 @@
 // What the browser benchmarks share: the production build started on a fresh database (like `npm start`), and
 // the few API calls that set a scene up.
 import { spawn } from 'node:child_process';
+import { chromium } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -70,4 +71,12 @@ async function waitForHealth(base) {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   throw new Error('server did not start');
+}
+
+/** Debian's Chromium (CHROMIUM_PATH) as every browser benchmark runs it, with any flags the benchmark adds. */
+export function launchChromium(extraArgs = []) {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
+  });
 }
