@@ -2,40 +2,10 @@
 // Reports time to the first painted message, the DOM size, and whether scrolling up (loading older pages)
 // and back down keeps the message nodes bounded and the reading position still.
 // Runs against the production build, started here on a fresh database, like `npm start`.
-import { randomUUID } from 'node:crypto';
-import WebSocket from 'ws';
-import { launchChromium, startBenchServer } from './server.mjs';
+import { fillChat, launchChromium, startBenchServer } from './server.mjs';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 10_000);
 const { base, api, signUp, stop } = await startBenchServer();
-
-/** Sends `count` messages over one chat socket, a window of them in flight at a time. */
-async function fill(token, chatId, count) {
-  const socket = new WebSocket(`${base.replace('http', 'ws')}/api/chat/socket?token=${encodeURIComponent(token)}`);
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
-  });
-  let acked = 0;
-  let sent = 0;
-  const WINDOW = 50;
-  await new Promise((resolve) => {
-    const pump = () => {
-      while (sent < count && sent - acked < WINDOW) {
-        sent += 1;
-        const long = sent % 7 === 0 ? ' — a longer line to vary the bubble heights, as real chats do.'.repeat(3) : '';
-        socket.send(JSON.stringify({ type: 'send', client_id: randomUUID(), chat_id: chatId, text: `Message ${sent}${long}` }));
-      }
-    };
-    socket.on('message', () => {
-      acked += 1;
-      if (acked === count) resolve();
-      else pump();
-    });
-    pump();
-  });
-  socket.close();
-}
 
 const percent = (value) => `${value.toFixed(0)}`;
 
@@ -45,7 +15,7 @@ try {
   await api('POST', '/user/contacts/add', { token: anna.access_token, body: { user_phone: boris.phone, name: 'Boris' } });
   const { chat } = await api('POST', '/chat/create', { token: anna.access_token, body: { chat_type: 'private', participants: [boris.id] } });
   const fillStarted = performance.now();
-  await fill(anna.access_token, chat.id, MESSAGES);
+  await fillChat(base, anna.access_token, chat.id, MESSAGES);
   console.log(`filled a chat with ${MESSAGES} messages in ${((performance.now() - fillStarted) / 1000).toFixed(1)} s`);
 
   const browser = await launchChromium();

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
+import WebSocket from 'ws';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -79,4 +80,32 @@ export function launchChromium(extraArgs = []) {
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
   });
+}
+
+/** Sends `count` messages to a chat over one chat socket, a window of them in flight at a time. */
+export async function fillChat(base, token, chatId, count) {
+  const socket = new WebSocket(`${base.replace('http', 'ws')}/api/chat/socket?token=${encodeURIComponent(token)}`);
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  let acked = 0;
+  let sent = 0;
+  const WINDOW = 50;
+  await new Promise((resolve) => {
+    const pump = () => {
+      while (sent < count && sent - acked < WINDOW) {
+        sent += 1;
+        const long = sent % 7 === 0 ? ' — a longer line to vary the bubble heights, as real chats do.'.repeat(3) : '';
+        socket.send(JSON.stringify({ type: 'send', client_id: randomUUID(), chat_id: chatId, text: `Message ${sent}${long}` }));
+      }
+    };
+    socket.on('message', () => {
+      acked += 1;
+      if (acked === count) resolve();
+      else pump();
+    });
+    pump();
+  });
+  socket.close();
 }

@@ -16,7 +16,7 @@ beforeAll(async () => {
 
 beforeEach(() => {
   useAuthStore.setState({ user: { id: 1, role: 0 } as Me, hasSession: true });
-  useMessagesStore.setState({ threads: { 7: { messages: [message(1), message(2)], hasMore: false, loading: false, loaded: true, error: null } } });
+  useMessagesStore.setState({ threads: { 7: { messages: [message(1), message(2)], hasMore: false, loading: false, loaded: true, error: null, cachedIds: [] } } });
 });
 
 test('the delete confirmation lives outside the message rows and, once the server agrees, the message leaves the view at once', async () => {

@@ -56,12 +56,14 @@ export function MessageList({ chat, highlight }: MessageListProps) {
   const [flashId, setFlashId] = useState<number | null>(null);
   const focus = useChatUiStore((state) => state.focus);
 
+  // Again whenever the thread is dropped (a resync reloads everything): an open chat never sits on "Loading".
+  const dropped = thread === undefined;
   useEffect(() => {
     void useMessagesStore
       .getState()
       .loadLatest(chat.id)
       .catch(() => undefined);
-  }, [chat.id]);
+  }, [chat.id, dropped]);
 
   // The first message ever shown is the anchor; everything older is prepended before it.
   if (anchor === null && messages.length > 0) setAnchor(messages[0]!.client_id);

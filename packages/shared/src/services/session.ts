@@ -11,7 +11,7 @@ import { useAuthStore } from '../stores/auth';
 import { useChatsStore } from '../stores/chats';
 import { useConnectionStore } from '../stores/connection';
 import { useContactsStore } from '../stores/contacts';
-import { useMessagesStore } from '../stores/messages';
+import { forgetThreads, useMessagesStore } from '../stores/messages';
 import { useNotificationsStore } from '../stores/notifications';
 import { useUsersStore } from '../stores/users';
 import { useTypingStore } from '../stores/typing';
@@ -24,6 +24,8 @@ import { clearMediaTokens } from '../api/media';
 import { Role, config } from '../config';
 import { useCallStore } from '../stores/call';
 import { dropPushSubscription, syncPush } from './push';
+import type * as WarmStartModule from './warm-start';
+import { Backoff } from '../events/backoff';
 
 let flow: FlowClient | null = null;
 let starting: Promise<void> | null = null;
@@ -77,55 +79,108 @@ function dispatch(event: FlowEvent): void {
   eventBus.emit('event', event);
 }
 
-/** Reloads what live events keep current; used at start and whenever the server asks for a resync. */
+/** Reloads what live events keep current after the server asked for a resync. */
 async function loadState(): Promise<number> {
   const [seq] = await Promise.all([useChatsStore.getState().load(), useContactsStore.getState().load()]);
   useMessagesStore.getState().reset();
   return seq;
 }
 
+/** The session cache's code (IndexedDB through idb) in a chunk of its own: the sign-in page does without it. */
+type WarmStart = typeof WarmStartModule;
+let warmStartModule: Promise<WarmStart> | null = null;
+const warmStart = (): Promise<WarmStart> => (warmStartModule ??= import(/* webpackChunkName: "warm-start" */ './warm-start'));
+
+/** Counts sessions: work begun for one that has since stopped (a sign-out mid-load) leaves the stores alone. */
+let generation = 0;
+let stopCaching: (() => void) | null = null;
+let retryTimer: ReturnType<typeof setTimeout> | null = null;
+/** Paced retries of a start that failed while the person already sees their (cached) screen. */
+const startRetries = new Backoff();
+
+/** Who I am, my chats and contacts, then the live connection resuming from the seq the list was read at. */
+async function connect(stillWanted: () => boolean): Promise<void> {
+  const [user, seq] = await Promise.all([userApi.me(), useChatsStore.getState().load()]);
+  if (user.deleted) throw new ApiError(404, 'no_such_user', ServerStrings.noSuchUser);
+  if (!stillWanted()) return;
+  useAuthStore.getState().setUser(user);
+  // Notifications with the app closed, if the person allowed them on this browser (not awaited: nothing waits).
+  void syncPush();
+  // After the person: a guest has no contacts to ask for.
+  await useContactsStore.getState().load();
+  if (!stillWanted()) return;
+  flow?.stop();
+  flow = createFlowClient({
+    onEvent: dispatch,
+    onSignal: (signal) => {
+      if (signal.event_type === 'presence' && isPresence(signal.additional_info)) usePresenceStore.getState().apply(signal.additional_info);
+      if (signal.event_type !== 'typing' || !isTypingSignal(signal.additional_info)) return;
+      useTypingStore.getState().started(signal.additional_info);
+      eventBus.emit('typing', signal.additional_info);
+    },
+    onResync: (head) => {
+      void loadState().then(() => eventBus.emit('resync', { seq: head }));
+    },
+    onStatus: (status) => {
+      useConnectionStore.setState({ status });
+      eventBus.emit('status', status);
+    },
+  });
+  flow.start(seq);
+  restoreOutbox();
+  // Spec §4: messages with an expiry are checked every second and leave the view when their time comes.
+  // The chat list too: a chat whose latest message expired leaves the list.
+  expiryTimer ??= setInterval(() => {
+    const now = Date.now();
+    useMessagesStore.getState().pruneExpired(now);
+    useChatsStore.getState().pruneExpired(now);
+  }, config.expiryCheckMs);
+  // The next visit paints from what this one keeps (a cache that cannot load costs that warm start, nothing else).
+  void warmStart()
+    .then(({ keepSessionCached }) => {
+      if (!stillWanted()) return;
+      stopCaching?.();
+      stopCaching = keepSessionCached(user.id);
+    })
+    .catch(() => undefined);
+}
+
 /**
- * Starts the signed-in session: who I am, my chats and contacts, then the live connection resuming from the
- * seq the chat list was read at — so nothing between the two is lost or applied twice.
+ * Starts the signed-in session. What this browser kept of the person's last visit paints first (issue 13's
+ * warm start); the server's state replaces it as soon as it arrives, and the live connection resumes from the
+ * seq that state was read at — so nothing between the two is lost or applied twice.
  */
 export function startSession(): Promise<void> {
   starting ??= (async () => {
+    const session = generation;
+    const stillWanted = () => session === generation;
+    const userId = tokenUserId(tokenStorage.access) ?? tokenUserId(tokenStorage.refresh);
+    // Not awaited before asking the server: both go at once, and whichever comes first paints.
+    const painting =
+      userId !== null && !useAuthStore.getState().user
+        ? warmStart()
+            .then(({ paintFromCache }) => paintFromCache(userId, stillWanted))
+            .then((painted) => {
+              if (painted && stillWanted() && !flow) useConnectionStore.setState({ status: 'connecting' });
+              return painted;
+            })
+            .catch(() => false)
+        : Promise.resolve(false);
     try {
-      const user = await userApi.me();
-      if (user.deleted) throw new ApiError(404, 'no_such_user', ServerStrings.noSuchUser);
-      useAuthStore.getState().setUser(user);
-      // Notifications with the app closed, if the person allowed them on this browser (not awaited: nothing waits).
-      void syncPush();
-      const seq = await loadState();
-      flow?.stop();
-      flow = createFlowClient({
-        onEvent: dispatch,
-        onSignal: (signal) => {
-          if (signal.event_type === 'presence' && isPresence(signal.additional_info)) usePresenceStore.getState().apply(signal.additional_info);
-          if (signal.event_type !== 'typing' || !isTypingSignal(signal.additional_info)) return;
-          useTypingStore.getState().started(signal.additional_info);
-          eventBus.emit('typing', signal.additional_info);
-        },
-        onResync: (head) => {
-          void loadState().then(() => eventBus.emit('resync', { seq: head }));
-        },
-        onStatus: (status) => {
-          useConnectionStore.setState({ status });
-          eventBus.emit('status', status);
-        },
-      });
-      flow.start(seq);
-      restoreOutbox();
-      // Spec §4: messages with an expiry are checked every second and leave the view when their time comes.
-      // The chat list too: a chat whose latest message expired leaves the list.
-      expiryTimer ??= setInterval(() => {
-        const now = Date.now();
-        useMessagesStore.getState().pruneExpired(now);
-        useChatsStore.getState().pruneExpired(now);
-      }, config.expiryCheckMs);
+      await connect(stillWanted);
+      startRetries.reset();
     } catch (error) {
       // Spec §4: a deleted account, or the server saying "no such user", signs the person out.
       if (error instanceof ApiError && error.message === ServerStrings.noSuchUser) api.endSession();
+      // The person already sees their screen (cached, or half loaded): keep it, say so, and try again shortly.
+      else if (stillWanted() && ((await painting) || useAuthStore.getState().user) && tokenStorage.hasSession()) {
+        useConnectionStore.setState({ status: 'offline' });
+        retryTimer = setTimeout(() => {
+          retryTimer = null;
+          if (stillWanted()) void startSession().catch(() => undefined);
+        }, startRetries.next());
+        return;
+      }
       throw error;
     } finally {
       starting = null;
@@ -143,6 +198,16 @@ export function beginSession(tokens: JwtInfo): void {
 
 /** Stops live connections and forgets everything of the session in memory. Tokens are the caller's business. */
 export function stopSession(): void {
+  generation += 1;
+  if (retryTimer) clearTimeout(retryTimer);
+  retryTimer = null;
+  stopCaching?.();
+  stopCaching = null;
+  forgetThreads();
+  // What this browser kept of the session goes with it: the next person here must not see it.
+  void warmStart()
+    .then(({ forgetCachedSession }) => forgetCachedSession())
+    .catch(() => undefined);
   flow?.stop();
   flow = null;
   chatSocket.close();

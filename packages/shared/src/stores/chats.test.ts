@@ -141,7 +141,7 @@ describe('messages', () => {
   const stored = (m: Message): ChatMessage => ({ ...m, state: 'sent' });
 
   test('a pending copy is replaced by the stored one, whichever arrives first', () => {
-    useMessagesStore.setState({ threads: { 1: { messages: [stored(message(1, 1, 2))], hasMore: false, loading: false, loaded: true, error: null } } });
+    useMessagesStore.setState({ threads: { 1: { messages: [stored(message(1, 1, 2))], hasMore: false, loading: false, loaded: true, error: null, cachedIds: [] } } });
     const pending: ChatMessage = { ...message(-1, 1, 1), client_id: 'mine', state: 'sending' };
     useMessagesStore.getState().addPending(pending);
     useMessagesStore.getState().receive({ ...message(2, 1, 1), client_id: 'mine' });
@@ -167,7 +167,7 @@ describe('messages', () => {
 
   test('an edit replaces the text here and in the quotes of replies to it; an older copy never undoes it', () => {
     const reply = stored(message(2, 1, 1, { reply_to: { id: 1, sender_id: 2, type: 'text', text: 'm1', file: null } }));
-    useMessagesStore.setState({ threads: { 1: { messages: [stored(message(1, 1, 2)), reply], hasMore: false, loading: false, loaded: true, error: null } } });
+    useMessagesStore.setState({ threads: { 1: { messages: [stored(message(1, 1, 2)), reply], hasMore: false, loading: false, loaded: true, error: null, cachedIds: [] } } });
     const edited = message(1, 1, 2, { text: 'better', edited_at: '2026-03-01T00:00:00.000Z' });
     useMessagesStore.getState().edited(edited);
     useMessagesStore.getState().receive(message(1, 1, 2));
@@ -195,6 +195,7 @@ describe('messages', () => {
           loading: false,
           loaded: true,
           error: null,
+          cachedIds: [],
         },
       },
     });

@@ -22,6 +22,8 @@ export interface ChatsState {
   /** Spec §4, checked every second: a chat whose latest message has expired leaves the list. */
   pruneExpired(now: number): void;
   load(): Promise<number>;
+  /** Shows a list kept from an earlier visit (warm start) until the server's arrives; ignored once that has. */
+  hydrate(chats: Chat[]): void;
   applyEvent(event: FlowEvent, myId: number): void;
   setActive(chatId: number | null): void;
   /**
@@ -112,6 +114,10 @@ export const useChatsStore = create<ChatsState>((set, get) => {
       const chats = response.chats.map((chat) => ({ ...chat, interval: intervals.get(chat.id) ?? chat.interval }));
       set({ chats: sortChats(chats), loaded: true, snapshotSeq: response.seq });
       return response.seq;
+    },
+    hydrate: (chats) => {
+      if (get().loaded) return;
+      set({ chats: sortChats(chats), loaded: true });
     },
     applyEvent: (event, myId) => {
       if (event.seq <= get().snapshotSeq) return;

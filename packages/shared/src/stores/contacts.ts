@@ -8,6 +8,8 @@ export interface ContactsState {
   contacts: Contact[];
   loaded: boolean;
   load(): Promise<void>;
+  /** Shows contacts kept from an earlier visit (warm start) until the server's arrive; ignored once they have. */
+  hydrate(contacts: Contact[]): void;
   add(input: AddContactInput): Promise<{ added: boolean; invited: boolean }>;
   rename(userId: number, name: string): Promise<void>;
   remove(userId: number): Promise<void>;
@@ -30,6 +32,10 @@ export const useContactsStore = create<ContactsState>((set, get) => ({
       return;
     }
     const contacts = await contactsApi.list();
+    set({ contacts: sorted(contacts), loaded: true });
+  },
+  hydrate: (contacts) => {
+    if (get().loaded) return;
     set({ contacts: sorted(contacts), loaded: true });
   },
   add: async (input) => {

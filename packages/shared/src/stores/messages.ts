@@ -12,11 +12,19 @@ export interface ChatThread {
   loading: boolean;
   loaded: boolean;
   error: string | null;
+  /**
+   * Ids of the messages painted from the session cache (warm start) and not yet confirmed by the server: the
+   * newest page replaces them, so what was deleted meanwhile goes.
+   */
+  cachedIds: number[];
 }
 
 export interface MessagesState {
   threads: Record<number, ChatThread>;
-  /** Loads the newest page of a chat (once; later calls are no-ops while loaded). */
+  /**
+   * Loads the newest page of a chat (once; later calls are no-ops while loaded). A chat seen on an earlier visit
+   * shows its cached messages at once, until the page arrives.
+   */
   loadLatest(chatId: number): Promise<void>;
   /** Loads the page before the oldest loaded message. */
   loadOlder(chatId: number): Promise<void>;
@@ -38,7 +46,26 @@ export interface MessagesState {
   reset(): void;
 }
 
-const EMPTY: ChatThread = { messages: [], hasMore: true, loading: false, loaded: false, error: null };
+const EMPTY: ChatThread = { messages: [], hasMore: true, loading: false, loaded: false, error: null, cachedIds: [] };
+
+/** The newest messages of chats seen recently, as the session cache holds them: painted when such a chat opens. */
+const remembered = new Map<number, Message[]>();
+
+/** Keeps the cached threads to paint from (the warm start, and each save of the cache after it). */
+export function rememberThreads(threads: { chatId: number; messages: Message[] }[]): void {
+  remembered.clear();
+  for (const thread of threads) remembered.set(thread.chatId, thread.messages);
+}
+
+export function rememberedThreads(): ReadonlyMap<number, Message[]> {
+  return remembered;
+}
+
+export function forgetThreads(): void {
+  remembered.clear();
+}
+
+const unexpired = (now: number) => (message: Message) => message.expires_at === null || Date.parse(message.expires_at) > now;
 
 /** A thread that shows or is about to show: loaded, loading its first page, or holding a message being sent. */
 function isOpen(thread: ChatThread | undefined): boolean {
@@ -81,12 +108,12 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
     update(chatId, () => ({ loading: true, error: null }));
     try {
       const page = await chatsApi.history(chatId, { pageSize: config.historyPageSize, beforeId });
-      update(chatId, (thread) => ({
-        messages: merge(thread.messages, page.messages.map(stored)),
-        hasMore: page.has_more,
-        loading: false,
-        loaded: true,
-      }));
+      update(chatId, (thread) => {
+        // What the cache painted gives way to the server's page; live messages received meanwhile stay.
+        const cached = new Set(thread.cachedIds);
+        const kept = cached.size === 0 ? thread.messages : thread.messages.filter((message) => message.state !== 'sent' || !cached.has(message.id));
+        return { messages: merge(kept, page.messages.map(stored)), hasMore: page.has_more, loading: false, loaded: true, cachedIds: [] };
+      });
     } catch (error) {
       update(chatId, () => ({ loading: false, error: error instanceof ApiError ? error.message : String(error) }));
       throw error;
@@ -97,7 +124,12 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
     threads: {},
     loadLatest: async (chatId) => {
       const thread = get().threads[chatId];
-      if (thread?.loaded || thread?.loading) return;
+      // A thread still showing only its cached copy (its page failed) asks again.
+      if (thread?.loading || (thread?.loaded && thread.cachedIds.length === 0)) return;
+      const cached = thread?.loaded ? [] : (remembered.get(chatId) ?? []).filter(unexpired(Date.now()));
+      if (cached.length > 0) {
+        update(chatId, (current) => ({ messages: merge(current.messages, cached.map(stored)), loaded: true, cachedIds: cached.map((message) => message.id) }));
+      }
       await loadPage(chatId, undefined);
     },
     loadOlder: async (chatId) => {
