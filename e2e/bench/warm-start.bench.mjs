@@ -93,7 +93,7 @@ try {
   const newest = `Message ${MESSAGES}`;
 
   const browser = await launchChromium();
-  const figures = { cold: [], warm: [], bare: [], slowWarm: [], slowBare: [], coldOpen: [], warmOpen: [], warmBeforeList: 0, slowBeforeList: 0 };
+  const figures = { cold: [], warm: [], bare: [], slowWarm: [], slowBare: [], coldOpen: [], warmOpen: [], slowOpen: [], warmBeforeList: 0, slowBeforeList: 0 };
   const paintAfterLoad = async (page) => {
     await page.goto(`${base}/`, { waitUntil: 'commit' });
     return chatListPainted(page, 'Anna');
@@ -141,6 +141,7 @@ try {
     const slow = await paintAfterLoad(page);
     figures.slowWarm.push(slow.painted);
     if (slow.listAnswered === null || slow.listAnswered > slow.painted) figures.slowBeforeList += 1;
+    figures.slowOpen.push(await chatOpened(page, 'Anna', newest));
     await forgetState(page);
     figures.slowBare.push((await paintAfterLoad(page)).painted);
     await latency(0);
@@ -159,6 +160,7 @@ try {
   console.log(`chat of ${MESSAGES} messages, click to its newest message painted:`);
   console.log(`  first open (from the server):      ${summary(figures.coldOpen)}`);
   console.log(`  seen before (from the cache):      ${summary(figures.warmOpen)}`);
+  console.log(`  seen before, ${LATENCY_MS} ms round trips:    ${summary(figures.slowOpen)}`);
 } finally {
   stop();
 }

@@ -1,6 +1,8 @@
 // Every constant of spec §9 (and the few of our own) in one place; components never hold a literal of these.
 
 export const PRODUCT_KEY = 'msgr';
+/** The IndexedDB database of the warm start's session cache. */
+export const SESSION_CACHE_DATABASE = `${PRODUCT_KEY}-cache`;
 
 export const LANGUAGES = ['en', 'ru', 'tr', 'es', 'it', 'de', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];

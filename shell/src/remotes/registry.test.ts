@@ -53,7 +53,18 @@ test('a remote the remembered list does not name waits for the server’s list',
   expect(settled).toBe(false);
   answer([MESSENGER, STAFF]);
   await expect(loading).resolves.toEqual({ default: 'mf_staff/StatisticsPage' });
-  expect(registerRemotes).toHaveBeenLastCalledWith([MESSENGER, STAFF], { force: true });
+  expect(registerRemotes).toHaveBeenLastCalledWith([STAFF], { force: false });
+});
+
+test('a remote that moved is registered again, and only that one', async () => {
+  localStorage.setItem('msgr.remotes', JSON.stringify([MESSENGER, STAFF]));
+  const { loadExposed } = await freshRegistry();
+  await loadExposed('mf_messenger', 'ChatsTab', false);
+  const movedStaff = { name: 'mf_staff', entry: 'https://staff.example/mf-manifest.json' };
+  answer([MESSENGER, movedStaff]);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(registerRemotes).toHaveBeenLastCalledWith([movedStaff], { force: true });
+  expect(registerRemotes).toHaveBeenCalledTimes(2);
 });
 
 test('a remembered list that is not a list is ignored', async () => {

@@ -60,12 +60,21 @@ function registerAll(): Promise<Map<string, string>> {
     registered = Promise.resolve(now);
     checked = fresh.then(
       (list) => {
-        if (JSON.stringify(list) === JSON.stringify(known)) return now;
-        const moved = register(list, true);
-        registered = Promise.resolve(moved);
-        return moved;
+        // Only what moved is registered again (`force` drops a remote's loaded container: not for the unchanged).
+        const moved = list.filter((remote) => now.has(remote.name) && now.get(remote.name) !== remote.entry);
+        const added = list.filter((remote) => !now.has(remote.name));
+        if (moved.length > 0) register(moved, true);
+        if (added.length > 0) register(added);
+        const current = new Map(list.map((remote) => [remote.name, remote.entry]));
+        registered = Promise.resolve(current);
+        return current;
       },
-      () => now, // the remembered list stands; a failed load retries through it
+      () => {
+        // The remembered list stands for now; the next load asks the server again.
+        registered = null;
+        checked = null;
+        return now;
+      },
     );
     return registered;
   }

@@ -46,7 +46,8 @@ export function MessageList({ chat, highlight }: MessageListProps) {
   const thread = useMessagesStore((state) => state.threads[chat.id]);
   const messages = useMemo(() => thread?.messages ?? [], [thread?.messages]);
   const list = useRef<VirtuosoHandle>(null);
-  const [anchor, setAnchor] = useState<string | null>(null);
+  /** The anchor message's client id, and where it was last seen in the list. */
+  const [anchor, setAnchor] = useState<{ clientId: string; index: number } | null>(null);
   const scroller = useRef<HTMLElement | null>(null);
   /** Whether the list keeps to its end as content grows: the reader is at the bottom (or asked to go there). */
   const stick = useRef(true);
@@ -65,9 +66,15 @@ export function MessageList({ chat, highlight }: MessageListProps) {
       .catch(() => undefined);
   }, [chat.id, dropped]);
 
-  // The first message ever shown is the anchor; everything older is prepended before it.
-  if (anchor === null && messages.length > 0) setAnchor(messages[0]!.client_id);
-  const anchorIndex = Math.max(0, messages.findIndex((message) => message.client_id === anchor));
+  // The first message ever shown is the anchor; everything older is prepended before it. When it is gone
+  // (deleted, or a cached copy replaced by the server's page), the message now in its place takes over, so the
+  // list's first index does not move.
+  const found = anchor === null ? -1 : messages.findIndex((message) => message.client_id === anchor.clientId);
+  if (messages.length > 0 && found < 0) {
+    const index = anchor === null ? 0 : Math.min(anchor.index, messages.length - 1);
+    setAnchor({ clientId: messages[index]!.client_id, index });
+  } else if (anchor !== null && found >= 0 && found !== anchor.index) setAnchor({ clientId: anchor.clientId, index: found });
+  const anchorIndex = Math.max(0, found);
   const firstItemIndex = START_INDEX - anchorIndex;
 
   // Ids grow with time, so older pages (lower ids) never count as new — only what arrived below the view.

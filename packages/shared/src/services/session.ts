@@ -1,6 +1,6 @@
 import { api } from '../api/client';
 import { ApiError } from '../api/errors';
-import { authApi, userApi } from '../api/endpoints';
+import { authApi, chatsApi, userApi } from '../api/endpoints';
 import { eventBus } from '../events/bus';
 import type { FlowClient } from '../events/flow-client';
 import { isMessageEvent, isTypingSignal, type FlowEvent } from '../model/events';
@@ -21,7 +21,7 @@ import { ServerStrings } from '../rules/server-strings';
 import { chatSocket, createFlowClient } from './sockets';
 import { restoreOutbox } from './messaging';
 import { clearMediaTokens } from '../api/media';
-import { Role, config } from '../config';
+import { Role, SESSION_CACHE_DATABASE, config } from '../config';
 import { useCallStore } from '../stores/call';
 import { dropPushSubscription, syncPush } from './push';
 import type * as WarmStartModule from './warm-start';
@@ -89,21 +89,31 @@ async function loadState(): Promise<number> {
 /** The session cache's code (IndexedDB through idb) in a chunk of its own: the sign-in page does without it. */
 type WarmStart = typeof WarmStartModule;
 let warmStartModule: Promise<WarmStart> | null = null;
-const warmStart = (): Promise<WarmStart> => (warmStartModule ??= import(/* webpackChunkName: "warm-start" */ './warm-start'));
+const warmStart = (): Promise<WarmStart> =>
+  (warmStartModule ??= import(/* webpackChunkName: "warm-start" */ './warm-start').catch((error: unknown) => {
+    warmStartModule = null; // asked again next time (a deploy may have moved the chunk)
+    throw error;
+  }));
 
 /** Counts sessions: work begun for one that has since stopped (a sign-out mid-load) leaves the stores alone. */
 let generation = 0;
 let stopCaching: (() => void) | null = null;
 let retryTimer: ReturnType<typeof setTimeout> | null = null;
-/** Paced retries of a start that failed while the person already sees their (cached) screen. */
-const startRetries = new Backoff();
+/** Drops a scheduled retry of the start (its timer and its "online" listener). */
+let cancelRetry: () => void = () => undefined;
+/**
+ * Paced retries of a start that failed while the person already sees their (cached) screen: at most 10 s apart,
+ * and at once when the browser says it is online again.
+ */
+const startRetries = new Backoff(config.reconnectBaseMs, 10_000);
 
 /** Who I am, my chats and contacts, then the live connection resuming from the seq the list was read at. */
 async function connect(stillWanted: () => boolean): Promise<void> {
-  const [user, seq] = await Promise.all([userApi.me(), useChatsStore.getState().load()]);
+  const [user, list] = await Promise.all([userApi.me(), chatsApi.list()]);
   if (user.deleted) throw new ApiError(404, 'no_such_user', ServerStrings.noSuchUser);
   if (!stillWanted()) return;
   useAuthStore.getState().setUser(user);
+  const seq = useChatsStore.getState().applyList(list);
   // Notifications with the app closed, if the person allowed them on this browser (not awaited: nothing waits).
   void syncPush();
   // After the person: a guest has no contacts to ask for.
@@ -127,14 +137,8 @@ async function connect(stillWanted: () => boolean): Promise<void> {
     },
   });
   flow.start(seq);
+  useMessagesStore.getState().refreshOpen();
   restoreOutbox();
-  // Spec §4: messages with an expiry are checked every second and leave the view when their time comes.
-  // The chat list too: a chat whose latest message expired leaves the list.
-  expiryTimer ??= setInterval(() => {
-    const now = Date.now();
-    useMessagesStore.getState().pruneExpired(now);
-    useChatsStore.getState().pruneExpired(now);
-  }, config.expiryCheckMs);
   // The next visit paints from what this one keeps (a cache that cannot load costs that warm start, nothing else).
   void warmStart()
     .then(({ keepSessionCached }) => {
@@ -151,10 +155,18 @@ async function connect(stillWanted: () => boolean): Promise<void> {
  * seq that state was read at — so nothing between the two is lost or applied twice.
  */
 export function startSession(): Promise<void> {
-  starting ??= (async () => {
+  if (starting) return starting;
+  const run = (async () => {
     const session = generation;
     const stillWanted = () => session === generation;
-    const userId = tokenUserId(tokenStorage.access) ?? tokenUserId(tokenStorage.refresh);
+    // Spec §4: messages with an expiry are checked every second and leave the view when their time comes — the
+    // chat list too: a chat whose latest message expired leaves it. From the start: a cached screen has them too.
+    expiryTimer ??= setInterval(() => {
+      const now = Date.now();
+      useMessagesStore.getState().pruneExpired(now);
+      useChatsStore.getState().pruneExpired(now);
+    }, config.expiryCheckMs);
+    const userId = tokenUserId(tokenStorage.access);
     // Not awaited before asking the server: both go at once, and whichever comes first paints.
     const painting =
       userId !== null && !useAuthStore.getState().user
@@ -175,18 +187,28 @@ export function startSession(): Promise<void> {
       // The person already sees their screen (cached, or half loaded): keep it, say so, and try again shortly.
       else if (stillWanted() && ((await painting) || useAuthStore.getState().user) && tokenStorage.hasSession()) {
         useConnectionStore.setState({ status: 'offline' });
-        retryTimer = setTimeout(() => {
-          retryTimer = null;
+        const retry = () => {
+          cancelRetry();
           if (stillWanted()) void startSession().catch(() => undefined);
-        }, startRetries.next());
+        };
+        retryTimer = setTimeout(retry, startRetries.next());
+        window.addEventListener('online', retry);
+        cancelRetry = () => {
+          if (retryTimer) clearTimeout(retryTimer);
+          retryTimer = null;
+          window.removeEventListener('online', retry);
+          cancelRetry = () => undefined;
+        };
         return;
       }
       throw error;
     } finally {
-      starting = null;
+      // Unless a sign-out (or another start after it) has taken its place meanwhile.
+      if (stillWanted()) starting = null;
     }
   })();
-  return starting;
+  starting = run;
+  return run;
 }
 
 /** Stores the tokens of a successful sign-in, replacing whatever session was there. */
@@ -199,15 +221,20 @@ export function beginSession(tokens: JwtInfo): void {
 /** Stops live connections and forgets everything of the session in memory. Tokens are the caller's business. */
 export function stopSession(): void {
   generation += 1;
-  if (retryTimer) clearTimeout(retryTimer);
-  retryTimer = null;
+  // A start still under way belongs to the session that ended: the next one starts afresh.
+  starting = null;
+  startRetries.reset();
+  cancelRetry();
   stopCaching?.();
   stopCaching = null;
   forgetThreads();
   // What this browser kept of the session goes with it: the next person here must not see it.
   void warmStart()
     .then(({ forgetCachedSession }) => forgetCachedSession())
-    .catch(() => undefined);
+    .catch(() => {
+      // The cache's code could not be had: the whole database goes instead.
+      if (typeof indexedDB !== 'undefined') indexedDB.deleteDatabase(SESSION_CACHE_DATABASE);
+    });
   flow?.stop();
   flow = null;
   chatSocket.close();

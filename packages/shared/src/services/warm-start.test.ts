@@ -9,6 +9,7 @@ import { forgetThreads, useMessagesStore } from '../stores/messages';
 import { useUsersStore } from '../stores/users';
 import { chatsApi } from '../api/endpoints';
 import type { Chat, ChatMessage, Me, Message } from '../model/types';
+import { tokenStorage } from '../storage/tokens';
 
 const ME = 3;
 
@@ -118,7 +119,14 @@ test('nothing is painted over the server, for another person, or for a session a
   expect(useAuthStore.getState().user).toBeNull();
 });
 
+/** Tokens as the server issues them, for `userId` (only the payload's `sub` is read here). */
+function signIn(userId: number): void {
+  const payload = btoa(JSON.stringify({ sub: String(userId) })).replace(/=+$/, '');
+  tokenStorage.save({ access_token: `h.${payload}.s`, refresh_token: 'opaque' } as never);
+}
+
 test('the cache follows the session: opened chats keep their newest stored messages, left chats and unsent messages stay out, sign-out clears it', async () => {
+  signIn(ME);
   useAuthStore.setState({ user: { id: ME, name: 'Me' } as Me });
   useChatsStore.setState({ chats: [chat(5), chat(6)], loaded: true });
   const stop = keepSessionCached(ME);
@@ -139,4 +147,43 @@ test('the cache follows the session: opened chats keep their newest stored messa
   stop();
   await forgetCachedSession();
   expect(await sessionCache.read(ME)).toBeNull();
+});
+
+test('a tab whose person has signed out (in another tab) or been replaced keeps nothing', async () => {
+  signIn(ME + 1);
+  useAuthStore.setState({ user: { id: ME, name: 'Me' } as Me });
+  useChatsStore.setState({ chats: [chat(5)], loaded: true });
+  const stop = keepSessionCached(ME);
+  useChatsStore.getState().upsert(chat(6));
+  // Hiding the tab saves at once (no waiting for the timer); a read is served after any write issued before it.
+  Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+  document.dispatchEvent(new Event('visibilitychange'));
+  expect(await sessionCache.read(ME)).toBeNull();
+  // The same, for the person the tokens are for, does save: the check above is not vacuous.
+  signIn(ME);
+  useChatsStore.getState().upsert(chat(7));
+  document.dispatchEvent(new Event('visibilitychange'));
+  expect((await sessionCache.read(ME))?.chats.map((known) => known.id).sort()).toEqual([5, 6, 7]);
+  Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+  stop();
+  tokenStorage.clear();
+});
+
+test('under a cached copy older pages wait for the newest one; the live start asks again; a deletion reaches a closed chat’s copy', async () => {
+  await sessionCache.write(cached());
+  await paintFromCache(ME, () => true);
+  // Deleted while the chat is closed: never painted again.
+  useMessagesStore.getState().remove(5, 71);
+  const history = jest.spyOn(chatsApi, 'history').mockRejectedValueOnce(new Error('offline'));
+  await expect(useMessagesStore.getState().loadLatest(5)).rejects.toThrow('offline');
+  expect(useMessagesStore.getState().threads[5]!.messages.map((known) => known.id)).toEqual([70, 72]);
+  // Scrolling up under the cached copy does not replace it with an older page.
+  await useMessagesStore.getState().loadOlder(5);
+  expect(history).toHaveBeenCalledTimes(1);
+  // The live connection starts: every chat on screen asks for its newest page again.
+  history.mockResolvedValueOnce({ messages: [message(72), message(73)], has_more: true });
+  useMessagesStore.getState().refreshOpen();
+  await until(() => useMessagesStore.getState().threads[5]!.cachedIds.length === 0);
+  expect(useMessagesStore.getState().threads[5]!.messages.map((known) => known.id)).toEqual([72, 73]);
+  expect(history).toHaveBeenLastCalledWith(5, expect.objectContaining({ beforeId: undefined }));
 });

@@ -1,6 +1,7 @@
 import { config } from '../config';
 import type { ChatMessage, Message } from '../model/types';
 import { sessionCache, type CachedSession, type CachedThread } from '../storage/session-cache';
+import { tokenStorage, tokenUserId } from '../storage/tokens';
 import { useAuthStore } from '../stores/auth';
 import { isListed, useChatsStore } from '../stores/chats';
 import { useContactsStore } from '../stores/contacts';
@@ -28,6 +29,8 @@ export async function paintFromCache(userId: number, stillWanted: () => boolean)
   useUsersStore.getState().upsert(record.users);
   useContactsStore.getState().hydrate(record.contacts);
   useChatsStore.getState().hydrate(record.chats);
+  // A row whose latest message expired while the app was closed is not painted at all (spec §4).
+  useChatsStore.getState().pruneExpired(Date.now());
   rememberThreads(record.threads);
   // Last: setting the person opens the signed-in screens, which then find everything above in place.
   useAuthStore.getState().setUser(record.me);
@@ -97,6 +100,8 @@ export function keepSessionCached(userId: number): () => void {
   const save = () => {
     if (timer) clearTimeout(timer);
     timer = null;
+    // The cookies are every tab's: once another tab has signed out (or someone else in), this one keeps nothing.
+    if (tokenUserId(tokenStorage.access) !== userId) return;
     const record = snapshot(userId);
     if (!record) return;
     rememberThreads(record.threads);

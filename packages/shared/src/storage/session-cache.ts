@@ -1,5 +1,5 @@
 import { deleteDB, openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
-import { PRODUCT_KEY } from '../config';
+import { SESSION_CACHE_DATABASE } from '../config';
 import type { Chat, Contact, Me, Message, PublicUser } from '../model/types';
 
 /**
@@ -28,7 +28,7 @@ interface CacheSchema extends DBSchema {
 
 type UpgradeTransaction = IDBPTransaction<CacheSchema, 'sessions'[], 'versionchange'>;
 
-export const CACHE_DATABASE = `${PRODUCT_KEY}-cache`;
+export const CACHE_DATABASE = SESSION_CACHE_DATABASE;
 
 /**
  * Each entry upgrades a cache written by the version before it; the database's version is their count. A change
@@ -60,7 +60,7 @@ function open(): Promise<IDBPDatabase<CacheSchema>> {
 
 /** The open database, or null where there is none to have (no IndexedDB, private mode, a failing disk). */
 function database(): Promise<IDBPDatabase<CacheSchema> | null> {
-  opening ??= (async () => {
+  opening ??= (async (): Promise<IDBPDatabase<CacheSchema> | null> => {
     if (typeof indexedDB === 'undefined') return null;
     try {
       return await open();
@@ -76,7 +76,10 @@ function database(): Promise<IDBPDatabase<CacheSchema> | null> {
       }
       return null;
     }
-  })();
+  })().then((db) => {
+    if (!db) opening = null; // asked again next time rather than given up on for the page's life
+    return db;
+  });
   return opening;
 }
 

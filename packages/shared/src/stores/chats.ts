@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { Chat, Message } from '../model/types';
 import type { FlowEvent } from '../model/events';
 import { isMessageEvent } from '../model/events';
-import { chatsApi } from '../api/endpoints';
+import { chatsApi, type ChatListResponse } from '../api/endpoints';
 import { useUsersStore } from './users';
 import { withMessageDefaults } from '../model/defaults';
 
@@ -22,6 +22,8 @@ export interface ChatsState {
   /** Spec §4, checked every second: a chat whose latest message has expired leaves the list. */
   pruneExpired(now: number): void;
   load(): Promise<number>;
+  /** Shows the server's chat list; returns the event-log position it was read at. */
+  applyList(response: ChatListResponse): number;
   /** Shows a list kept from an earlier visit (warm start) until the server's arrives; ignored once that has. */
   hydrate(chats: Chat[]): void;
   applyEvent(event: FlowEvent, myId: number): void;
@@ -107,8 +109,8 @@ export const useChatsStore = create<ChatsState>((set, get) => {
       if (gone.length === 0) return;
       set((state) => ({ expiredRows: { ...state.expiredRows, ...Object.fromEntries(gone.map((chat) => [chat.id, chat.last_message!.id])) } }));
     },
-    load: async () => {
-      const response = await chatsApi.list();
+    load: async () => get().applyList(await chatsApi.list()),
+    applyList: (response) => {
       useUsersStore.getState().upsert(response.users);
       const intervals = new Map(response.metadata.map((meta) => [meta.chat_id, meta.interval]));
       const chats = response.chats.map((chat) => ({ ...chat, interval: intervals.get(chat.id) ?? chat.interval }));

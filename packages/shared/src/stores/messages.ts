@@ -26,6 +26,11 @@ export interface MessagesState {
    * shows its cached messages at once, until the page arrives.
    */
   loadLatest(chatId: number): Promise<void>;
+  /**
+   * Asks again for the newest page of every chat on screen (the live connection has just started from the chat
+   * list's seq: what was stored before that came only in pages, and a page read earlier may miss some of it).
+   */
+  refreshOpen(): void;
   /** Loads the page before the oldest loaded message. */
   loadOlder(chatId: number): Promise<void>;
   /** A stored message arrived (live event or acknowledgement): add it, or settle the pending copy. */
@@ -109,10 +114,13 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
     try {
       const page = await chatsApi.history(chatId, { pageSize: config.historyPageSize, beforeId });
       update(chatId, (thread) => {
-        // What the cache painted gives way to the server's page; live messages received meanwhile stay.
+        if (beforeId !== undefined) return { messages: merge(thread.messages, page.messages.map(stored)), hasMore: page.has_more, loading: false };
+        // The newest page: what the cache painted gives way to it; live messages received meanwhile stay.
         const cached = new Set(thread.cachedIds);
         const kept = cached.size === 0 ? thread.messages : thread.messages.filter((message) => message.state !== 'sent' || !cached.has(message.id));
-        return { messages: merge(kept, page.messages.map(stored)), hasMore: page.has_more, loading: false, loaded: true, cachedIds: [] };
+        // A thread already loaded from the server (this is a refresh) keeps what it knew of older pages.
+        const hasMore = thread.loaded && cached.size === 0 ? thread.hasMore || page.has_more : page.has_more;
+        return { messages: merge(kept, page.messages.map(stored)), hasMore, loading: false, loaded: true, cachedIds: [] };
       });
     } catch (error) {
       update(chatId, () => ({ loading: false, error: error instanceof ApiError ? error.message : String(error) }));
@@ -134,9 +142,15 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
     },
     loadOlder: async (chatId) => {
       const thread = get().threads[chatId];
-      if (!thread?.loaded || thread.loading || !thread.hasMore) return;
+      // Not below a cached copy: older pages join the server's newest one, never stand in for it.
+      if (!thread?.loaded || thread.loading || !thread.hasMore || thread.cachedIds.length > 0) return;
       const oldest = thread.messages.find((message) => message.state === 'sent');
       await loadPage(chatId, oldest?.id);
+    },
+    refreshOpen: () => {
+      for (const [chatId, thread] of Object.entries(get().threads)) {
+        if (isOpen(thread)) void loadPage(Number(chatId), undefined).catch(() => undefined);
+      }
     },
     receive: (message) => {
       // Threads not opened yet load their history when opened; nothing to keep for them now. A thread whose first
@@ -161,6 +175,9 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
     discard: (clientId, chatId) =>
       update(chatId, (thread) => ({ messages: thread.messages.filter((message) => message.client_id !== clientId) })),
     edited: (message) => {
+      // A cached copy of a chat not open now is painted with the new text when it opens.
+      const kept = remembered.get(message.chat_id);
+      if (kept) remembered.set(message.chat_id, kept.map((candidate) => (candidate.id === message.id ? message : candidate)));
       if (!isOpen(get().threads[message.chat_id])) return;
       update(message.chat_id, (thread) => ({
         messages: merge(thread.messages, [stored(message)]).map((candidate) =>
@@ -175,6 +192,9 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
       }));
     },
     remove: (chatId, messageId) => {
+      // Never painted again from the cache either.
+      const kept = remembered.get(chatId);
+      if (kept) remembered.set(chatId, kept.filter((message) => message.id !== messageId));
       if (!get().threads[chatId]) return;
       update(chatId, (thread) => ({ messages: thread.messages.filter((message) => message.id !== messageId) }));
     },
