@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import CopyPlugin from 'copy-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+import { BundleAnalyzerPlugin } from 'webpack-bundle-analyzer';
 
 const require = createRequire(import.meta.url);
 
@@ -171,6 +172,18 @@ export function federatedConfig({ dir, name, exposes, runtimePlugins = [], title
             ]
           : []),
         ...(production ? [new PrecompressPlugin()] : []),
+        // BUNDLE_REPORT=1: what each chunk is made of (webpack-bundle-analyzer), as a page to browse and as JSON
+        // for `e2e/bench/bundle-report.bench.mjs`; written beside the app, never into dist (which is served).
+        ...(process.env.BUNDLE_REPORT
+          ? ['static', 'json'].map(
+              (analyzerMode) =>
+                new BundleAnalyzerPlugin({
+                  analyzerMode,
+                  reportFilename: join(dir, 'bundle-report', `report.${analyzerMode === 'static' ? 'html' : 'json'}`),
+                  openAnalyzer: false,
+                }),
+            )
+          : []),
       ],
       // `webpack serve`: the app on its own port. A remote serves its manifest and chunks to any shell (CORS);
       // the shell forwards the API to a running server (API_URL, default http://localhost:8080).
