@@ -10,30 +10,12 @@ import { useUsersStore } from '../stores/users';
 import { chatsApi } from '../api/endpoints';
 import type { Chat, ChatMessage, Me, Message } from '../model/types';
 import { tokenStorage } from '../storage/tokens';
+import { storedMessage } from '../testing/messages';
 
 const ME = 3;
 
-function message(id: number, chatId = 5, extra: Partial<Message> = {}): Message {
-  return {
-    id,
-    chat_id: chatId,
-    sender_id: 9,
-    client_id: `c${id}`,
-    type: 'text',
-    text: `m${id}`,
-    file_path: null,
-    file: null,
-    meta: {},
-    reply_to: null,
-    forwarded_from: null,
-    created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, id)).toISOString(),
-    expires_at: null,
-    edited_at: null,
-    reactions: [],
-    mentions: [],
-    ...extra,
-  };
-}
+/** A message from person 9, in chat 5 unless said otherwise. */
+const message = (id: number, chatId = 5): Message => storedMessage(id, chatId, 9);
 
 const chat = (id: number, last: Message | null = null) =>
   ({ id, chat_type: 'private', participants: [ME, 9], created_at: '2026-01-01T00:00:00.000Z', last_message: last, last_message_at: last?.created_at ?? null, unread_messages: 0, unread_mentions: 0 }) as unknown as Chat;

@@ -3,28 +3,9 @@ import { useMessagesStore } from './messages';
 import type { Chat, ChatMessage, Message } from '../model/types';
 import type { FlowEvent } from '../model/events';
 import { chatsApi } from '../api/endpoints';
+import { storedMessage } from '../testing/messages';
 
-function message(id: number, chatId: number, senderId: number, extra: Partial<Message> = {}): Message {
-  return {
-    id,
-    chat_id: chatId,
-    sender_id: senderId,
-    client_id: `c${id}`,
-    type: 'text',
-    text: `m${id}`,
-    file_path: null,
-    file: null,
-    meta: {},
-    reply_to: null,
-    forwarded_from: null,
-    created_at: new Date(Date.UTC(2026, 0, 1, 0, id)).toISOString(),
-    expires_at: null,
-    edited_at: null,
-    reactions: [],
-    mentions: [],
-    ...extra,
-  };
-}
+const message = storedMessage;
 
 function chat(id: number, extra: Partial<Chat> = {}): Chat {
   return {
