@@ -5,7 +5,7 @@ import { tokenStorage, tokenUserId } from '../storage/tokens';
 import { useAuthStore } from '../stores/auth';
 import { isListed, useChatsStore } from '../stores/chats';
 import { useContactsStore } from '../stores/contacts';
-import { rememberThreads, rememberedThreads, useMessagesStore } from '../stores/messages';
+import { rememberThreads, rememberedThreads, unexpired, useMessagesStore } from '../stores/messages';
 import { useUsersStore } from '../stores/users';
 
 /** How many recently opened chats keep their newest messages in the cache, and how many each. */
@@ -64,7 +64,7 @@ function cachedThreads(): CachedThread[] {
     // A thread loaded from the server in this tab is the freshest copy; otherwise the one already kept.
     const messages: Message[] | undefined =
       thread?.loaded && thread.cachedIds.length === 0 ? thread.messages.filter((message) => message.state === 'sent').map(asStored) : remembered.get(chatId);
-    const current = (messages ?? []).filter((message) => message.expires_at === null || Date.parse(message.expires_at) > now);
+    const current = (messages ?? []).filter(unexpired(now));
     if (current.length === 0) continue;
     kept.push({ chatId, messages: current.slice(-MESSAGES_PER_THREAD) });
     if (kept.length === THREADS_KEPT) break;

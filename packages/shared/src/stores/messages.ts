@@ -70,7 +70,11 @@ export function forgetThreads(): void {
   remembered.clear();
 }
 
-const unexpired = (now: number) => (message: Message) => message.expires_at === null || Date.parse(message.expires_at) > now;
+/** Whether a message is still to be shown at `now` (spec §4: an expired one leaves the view). */
+export const unexpired =
+  (now: number) =>
+  (message: Pick<Message, 'expires_at'>): boolean =>
+    message.expires_at === null || Date.parse(message.expires_at) > now;
 
 /** A thread that shows or is about to show: loaded, loading its first page, or holding a message being sent. */
 function isOpen(thread: ChatThread | undefined): boolean {
@@ -201,7 +205,7 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
     pruneExpired: (now) => {
       const threads = get().threads;
       const changed = Object.entries(threads).filter(([, thread]) =>
-        thread.messages.some((message) => message.expires_at !== null && Date.parse(message.expires_at) <= now),
+        thread.messages.some((message) => !unexpired(now)(message)),
       );
       if (changed.length === 0) return;
       set((state) => {
@@ -209,7 +213,7 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
         for (const [chatId, thread] of changed) {
           next[Number(chatId)] = {
             ...thread,
-            messages: thread.messages.filter((message) => message.expires_at === null || Date.parse(message.expires_at) > now),
+            messages: thread.messages.filter(unexpired(now)),
           };
         }
         return { threads: next };
