@@ -123,7 +123,19 @@ export async function createServices(
     ? new (await import('ioredis')).Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
     : undefined;
   redis?.on('error', (error: Error) => logger.warn({ err: error }, 'Redis error (limits fall back to this node)'));
-  const calls = new CallsService(db, events, media, new MeetTokens(secrets.meetKey), config.calls, logger, {
+  const push = new PushNotifier(
+    db,
+    vapidKeysFrom(secrets.vapidSeed),
+    {
+      subject: config.push.subject,
+      onlineHere: (userId) => bus.connectionCount(userId) > 0,
+      clustered: cluster !== undefined,
+      ringSeconds: config.calls.ringSeconds,
+    },
+    logger,
+  );
+  const messageWriter = new MessageWriter(db, bus, (stored) => push.messagesStored(stored));
+  const calls = new CallsService(db, events, media, new MeetTokens(secrets.meetKey), config.calls, logger, messageWriter, {
     id: config.nodeId,
     clustered: cluster !== undefined,
     url: () => config.nodeUrl ?? listeningUrl(),
@@ -137,18 +149,6 @@ export async function createServices(
   // is loaded only then: a single node never pays for it (nor sees its start-up warnings).
   const storage: FileStorage = config.s3 ? new (await import('./modules/files/s3-storage.js')).S3FileStorage(config.s3) : new LocalDiskStorage(config.filesDir);
   const presence = new Presence(db, bus, logger);
-  const push = new PushNotifier(
-    db,
-    vapidKeysFrom(secrets.vapidSeed),
-    {
-      subject: config.push.subject,
-      onlineHere: (userId) => bus.connectionCount(userId) > 0,
-      clustered: cluster !== undefined,
-      ringSeconds: config.calls.ringSeconds,
-    },
-    logger,
-  );
-  const messageWriter = new MessageWriter(db, bus, (stored) => push.messagesStored(stored));
   calls.onRinging = (call) => push.callRinging(call);
   calls.onMissed = (call) => push.callMissed(call);
   return {

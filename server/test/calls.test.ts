@@ -117,6 +117,9 @@ describe('calls', () => {
     assert.equal(callId.body.call_id, started.call.id);
 
     assert.deepEqual(await hang(server, boris, chatId), { type: 'hung', chat_id: chatId });
+    // A hang-up with no call left is refused, naming the chat (so a client knows which hang-up it answers).
+    const refused = await hang(server, anna, chatId);
+    assert.deepEqual([refused.type, refused.chat_id, refused.client_id, refused.status], ['error', chatId, undefined, 404]);
     for (const flow of [annaFlow, borisFlow]) {
       const ended = await nextEvent(flow, (event) => event.event_type === 'hang');
       assert.equal(ended.additional_info.reason, 'ended');
@@ -411,7 +414,7 @@ describe('calls', () => {
       close: () => undefined,
     };
     const services = server.app.services;
-    const calls = new CallsService(services.db, services.events, engine, new MeetTokens(services.secrets.meetKey), services.config.calls, server.app.log);
+    const calls = new CallsService(services.db, services.events, engine, new MeetTokens(services.secrets.meetKey), services.config.calls, server.app.log, services.messageWriter);
     const claims = await calls.authorizeSocket((await meetToken(server, anna, chatId)).token, chatId);
     const joining = calls.connect(claims, () => undefined, () => undefined);
     // Anna hangs up while her meeting socket's join waits.

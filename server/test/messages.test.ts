@@ -235,7 +235,8 @@ describe('messages of every type', () => {
     assert.equal((await request(server, 'DELETE', `/chat/message/${borisMessage.id}`, { token: boris.token })).status, 404, 'already gone');
     assert.equal((await request(server, 'DELETE', `/chat/message/${m2.id}`, { token: anna.token })).status, 200);
     const emptied = (await request(server, 'GET', `/chat/${chatId}`, { token: anna.token })).body.chat;
-    assert.deepEqual([emptied.last_message, emptied.last_message_at], [null, null]);
+    // Nothing left: the preview says "Message deleted" (spec §4), and the chat keeps its place in the list.
+    assert.deepEqual([emptied.last_message, emptied.last_message_deleted, emptied.last_message_at], [null, true, m2.created_at]);
     assert.deepEqual([await unread(server, boris, chatId), await unread(server, carl, chatId)], [0, 0]);
     // Eve, not a member, was told nothing of any of it: her event log is empty.
     assert.deepEqual(await server.db.query('SELECT event_type FROM user_events WHERE user_id = $1', [eve.id]), []);

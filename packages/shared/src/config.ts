@@ -59,6 +59,8 @@ export const config = {
   tokenRefreshLeewayMs: 30_000,
   /** A send without acknowledgement after this long is resent (the client id makes it harmless). */
   sendAckTimeoutMs: 10_000,
+  /** A hang-up not answered within this is given up (the closed meeting socket already took the person out). */
+  hangAnswerMs: 10_000,
   /** While someone types, "typing" goes to the chat at most this often (the others show it for 6 s). */
   typingSignalEveryMs: 3_000,
   /** Sends on the chat socket waiting for their answer at once; the rest wait their turn, in order. */

@@ -24,9 +24,15 @@ export class EventLog {
 
   /**
    * Appends one event to each user's log inside `tx`; the events reach live sockets only after COMMIT.
-   * Users are locked in id order so that two changes touching the same people cannot deadlock.
+   * Users are locked in id order so that two changes touching the same people cannot deadlock. `info` may be a
+   * function of the recipient where each one's event says something of their own (their unread count).
    */
-  async append(tx: Tx, userIds: Iterable<number>, eventType: string, info: Record<string, unknown>): Promise<void> {
+  async append(
+    tx: Tx,
+    userIds: Iterable<number>,
+    eventType: string,
+    info: Record<string, unknown> | ((userId: number) => Record<string, unknown>),
+  ): Promise<void> {
     const ids = [...new Set(userIds)].sort((a, b) => a - b);
     for (const userId of ids) {
       const rows = await tx.query<{ last_seq: number }>(
@@ -35,13 +41,14 @@ export class EventLog {
       );
       const seq = rows[0]?.last_seq;
       if (seq === undefined) continue; // the user is gone; nobody to tell
+      const theirs = typeof info === 'function' ? info(userId) : info;
       await tx.query('INSERT INTO user_events (user_id, seq, event_type, payload) VALUES ($1, $2, $3, $4)', [
         userId,
         seq,
         eventType,
-        JSON.stringify(info),
+        JSON.stringify(theirs),
       ]);
-      const event: FlowEvent = { seq, event_type: eventType, additional_info: info };
+      const event: FlowEvent = { seq, event_type: eventType, additional_info: theirs };
       tx.afterCommit(() => this.bus.publish(userId, event));
     }
   }

@@ -113,4 +113,43 @@ describe('ChatSocket', () => {
     fake.reply({ type: 'error', client_id: 'c1', error: 'message_too_long', status: 400, message: 'too long' });
     await expect(result).rejects.toMatchObject({ status: 400, code: 'message_too_long' });
   });
+
+  it('hangs up on the same socket: sent when it opens, again after a drop, settled by hung', async () => {
+    const chat = setup();
+    const hung = chat.hang(12);
+    expect(chat.hang(12)).toBe(hung); // a second click shares the first
+    await jest.advanceTimersByTimeAsync(0);
+    const first = FakeSocket.all[0]!;
+    first.open();
+    expect(first.sent).toEqual([{ type: 'hang', text: '12' }]);
+    // The connection drops before the answer: the hang-up goes again on the next socket.
+    first.onclose?.({ code: 1006 });
+    await jest.advanceTimersByTimeAsync(5_000);
+    const second = FakeSocket.all[1]!;
+    second.open();
+    expect(second.sent).toEqual([{ type: 'hang', text: '12' }]);
+    // A typing refusal (no chat id) is not the hang-up's answer.
+    second.reply({ type: 'error', error: 'muted', status: 403, message: 'muted' });
+    second.reply({ type: 'hung', chat_id: 12 });
+    await expect(hung).resolves.toBeUndefined();
+    // The same socket serves the sends.
+    const sent = chat.send(frame(1));
+    expect(ids(second.sent.slice(1))).toEqual(['c1']);
+    second.ack('c1');
+    await expect(sent).resolves.toMatchObject({ client_id: 'c1' });
+  });
+
+  it("rejects a hang-up the server refuses, or one it never answers", async () => {
+    const chat = setup();
+    const refused = chat.hang(3);
+    const unanswered = chat.hang(4);
+    await jest.advanceTimersByTimeAsync(0);
+    const fake = FakeSocket.all[0]!;
+    fake.open();
+    fake.reply({ type: 'error', chat_id: 3, error: 'no_call', status: 404, message: 'No call is running in this chat' });
+    await expect(refused).rejects.toMatchObject({ status: 404, code: 'no_call' });
+    const outcome = expect(unanswered).rejects.toMatchObject({ code: 'network' });
+    await jest.advanceTimersByTimeAsync(config.hangAnswerMs);
+    await outcome;
+  });
 });

@@ -15,6 +15,16 @@ export interface OutgoingMessage {
   forward_message_id?: number;
 }
 
+/** A hang-up waiting for the server's answer. */
+interface PendingHang {
+  done: Promise<void>;
+  resolve: () => void;
+  reject: (error: ApiError) => void;
+  /** Sent on the current socket. */
+  sent: boolean;
+  timer: ReturnType<typeof setTimeout>;
+}
+
 interface Pending {
   frame: OutgoingMessage;
   resolve: (message: Message) => void;
@@ -53,6 +63,8 @@ export class ChatSocket {
   private socket: WebSocket | null = null;
   private opening = false;
   private readonly pending = new Map<string, Pending>();
+  /** Hang-ups waiting for `hung` (or a refusal), by chat id. */
+  private readonly hangs = new Map<number, PendingHang>();
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private ackTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly backoff = new Backoff();
@@ -89,6 +101,28 @@ export class ChatSocket {
     void this.open();
   }
 
+  /**
+   * Spec §7's hang-up, `{type: 'hang', text: chat_id}`: a private call ends for both, in a group only I leave.
+   * Resolves when the server answers `hung`; rejects on its refusal, or when no answer comes within
+   * `hangAnswerMs`. Sent again if the socket has to reopen first; a second hang-up of the same chat shares the first.
+   */
+  hang(chatId: number): Promise<void> {
+    this.closed = false;
+    const waiting = this.hangs.get(chatId);
+    if (waiting) return waiting.done;
+    let resolve!: () => void;
+    let reject!: (error: ApiError) => void;
+    const done = new Promise<void>((ok, fail) => {
+      resolve = ok;
+      reject = fail;
+    });
+    const timer = setTimeout(() => this.settleHang(chatId, new ApiError(0, 'network', 'No answer to the hang-up')), config.hangAnswerMs);
+    this.hangs.set(chatId, { done, resolve, reject, sent: false, timer });
+    if (this.socket?.readyState === WebSocket.OPEN) this.sendHangs();
+    else void this.open();
+    return done;
+  }
+
   /** Whether a send is still waiting for its acknowledgement. */
   isPending(clientId: string): boolean {
     return this.pending.has(clientId);
@@ -100,6 +134,7 @@ export class ChatSocket {
     if (this.rateTimer) clearTimeout(this.rateTimer);
     this.rateTimer = null;
     this.pending.clear();
+    for (const chatId of [...this.hangs.keys()]) this.settleHang(chatId, new ApiError(0, 'closed', 'The chat socket was closed'));
     this.waitingSignal = null;
     const socket = this.socket;
     this.socket = null;
@@ -107,7 +142,7 @@ export class ChatSocket {
   }
 
   private reconnectNow(): void {
-    if (this.closed || this.pending.size === 0 || this.socket) return;
+    if (this.closed || !this.waitsForServer() || this.socket) return;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     void this.open();
@@ -133,6 +168,7 @@ export class ChatSocket {
       this.waitingSignal = null;
       // A signal says "now": one that waited for a slow connection would announce typing that may be over.
       if (signal && Date.now() - signal.at < config.typingSignalEveryMs) socket.send(JSON.stringify(signal.frame));
+      this.sendHangs();
       this.pump();
     };
     socket.onmessage = (message) => this.handleFrame(String(message.data));
@@ -141,7 +177,8 @@ export class ChatSocket {
       this.socket = null;
       this.clearAckTimer();
       for (const pending of this.pending.values()) pending.inFlight = false;
-      if (this.closed || this.pending.size === 0) return;
+      for (const hang of this.hangs.values()) hang.sent = false;
+      if (this.closed || !this.waitsForServer()) return;
       if (close.code === TOKEN_EXPIRED) void this.open();
       else if (close.code === SESSION_ENDED) void this.open(true); // a refused refresh ends the session
       else this.scheduleRetry();
@@ -185,10 +222,16 @@ export class ChatSocket {
   }
 
   private handleFrame(raw: string): void {
-    let frame: { type?: string; client_id?: string; message?: unknown; error?: string; status?: number; retry_after_ms?: number };
+    let frame: { type?: string; client_id?: string; chat_id?: number; message?: unknown; error?: string; status?: number; retry_after_ms?: number };
     try {
       frame = JSON.parse(raw);
     } catch {
+      return;
+    }
+    // A hang-up's answer: `hung`, or an error naming the chat and no message (docs/protocol.md).
+    if (typeof frame.chat_id === 'number' && (frame.type === 'hung' || (frame.type === 'error' && frame.client_id === undefined))) {
+      const refusal = frame.type === 'error' ? new ApiError(frame.status ?? 400, frame.error ?? 'hang_failed', String(frame.message ?? 'The hang-up was refused')) : null;
+      this.settleHang(frame.chat_id, refusal);
       return;
     }
     const pending = frame.client_id ? this.pending.get(frame.client_id) : undefined;
@@ -207,6 +250,30 @@ export class ChatSocket {
     if (frame.type === 'ack' && frame.message) pending.resolve(frame.message as Message);
     else pending.reject(new ApiError(frame.status ?? 400, frame.error ?? 'send_failed', String(frame.message ?? 'The message was refused')));
     this.pump();
+  }
+
+  /** Whether anything sent or to send waits for the server's answer (then a lost socket is replaced). */
+  private waitsForServer(): boolean {
+    return this.pending.size > 0 || this.hangs.size > 0;
+  }
+
+  private sendHangs(): void {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    for (const [chatId, hang] of this.hangs) {
+      if (hang.sent) continue;
+      hang.sent = true;
+      socket.send(JSON.stringify({ type: 'hang', text: String(chatId) }));
+    }
+  }
+
+  private settleHang(chatId: number, error: ApiError | null): void {
+    const hang = this.hangs.get(chatId);
+    if (!hang) return;
+    this.hangs.delete(chatId);
+    clearTimeout(hang.timer);
+    if (error) hang.reject(error);
+    else hang.resolve();
   }
 
   private scheduleRetry(): void {

@@ -16,15 +16,22 @@ export interface FlowEventMap {
   'message-reactions': { chat_id: number; message_id: number; reactions: Reaction[] };
   /** Its sender edited a message: `message` as it now is. */
   'message-edited': { chat_id: number; message_id: number; message: Message };
-  'message-deleted': { chat_id: number; message_id: number; last_message: Message | null };
+  /**
+   * A message was deleted: the chat's latest message now, and my unread counts after it (the server's; absent
+   * from events logged before it said them).
+   */
+  'message-deleted': { chat_id: number; message_id: number; last_message: Message | null; unread_messages?: number; unread_mentions?: number };
   'invited-to-chat': { chat_id: number; chat: Chat; user: PublicUser };
   'chat-interval': { chat_id: number; interval: number; user: PublicUser };
   'chat-updated': { chat_id: number; chat: Chat };
   'chat-deleted': { chat_id: number };
   /** Someone calls a chat I am in (docs/api.md, calls). */
   call: { chat_id: number; call_id: number; message_id: number; room_id: string; chat_type: 'private' | 'group'; user: PublicUser; message: Message };
-  /** A call of one of my chats ended. */
-  hang: { chat_id: number; call_id: number; room_id: string; reason: 'ended' | 'missed' | 'rejected' | 'busy'; message?: Message };
+  /**
+   * A call of one of my chats ended. A call that was busy at once is new to me here: its message (and who called)
+   * comes with it, as with any new message.
+   */
+  hang: { chat_id: number; call_id: number; room_id: string; reason: 'ended' | 'missed' | 'rejected' | 'busy'; message?: Message; user?: PublicUser };
   /** Someone I see changed their name, username or picture (or I did, in another tab): their profile as I may see it. */
   'user-updated': { user: PublicUser };
   /** The person I called declined. */

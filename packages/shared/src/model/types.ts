@@ -73,6 +73,10 @@ export interface MessageMeta {
   duration_ms?: number;
   width?: number;
   height?: number;
+  /** A call's message: how the call went (`ringing` and `active` while it runs) — set by the server. */
+  call_status?: 'ringing' | 'active' | 'ended' | 'missed' | 'rejected' | 'busy';
+  /** A call's message: how long it was connected, once it is over (null when it never was). */
+  duration_seconds?: number | null;
 }
 
 /** The quoted message of a reply, as it was (its text is '' if it has since been deleted). */
@@ -146,7 +150,7 @@ export interface Chat {
   notifications: boolean;
   /** Read receipts: the newest message someone else in the chat has read up to (0: none); mine up to it are read. */
   read_by_others_up_to: number;
-  /** Client-side only: the latest message was just deleted and none is left — the preview says so (spec §4). */
+  /** Every message of the chat was deleted by a person (none expired) and none is left: the preview says so (spec §4). */
   last_message_deleted?: boolean;
 }
 

@@ -62,11 +62,7 @@ function dispatch(event: FlowEvent): void {
   if (event.event_type === 'call' || event.event_type === 'hang') {
     // The call's message shows in the chat; once the call is over it carries the outcome (`hang`).
     const message = (event as FlowEvent<'call' | 'hang'>).additional_info.message;
-    if (message) {
-      useMessagesStore.getState().receive(message);
-      const chat = useChatsStore.getState().chats.find((candidate) => candidate.id === message.chat_id);
-      if (event.event_type === 'hang' && chat?.last_message?.id === message.id) useChatsStore.getState().patch(chat.id, { last_message: message });
-    }
+    if (message) useMessagesStore.getState().receive(message);
   }
   if (event.event_type === 'call' || event.event_type === 'hang' || event.event_type === 'call-rejected') {
     useCallStore.getState().applyEvent(event, me.id);

@@ -38,7 +38,7 @@ beforeEach(() => {
   useChatsStore.setState({ chats: [chat(1), chat(2, { last_message_at: '2026-01-02T00:00:00.000Z' })], loaded: true, snapshotSeq: 10, activeChatId: null });
 });
 
-test('a message moves its chat to the top and counts as unread unless it is mine — in the open chat too, until it is marked read', async () => {
+test('a message moves its chat to the top and counts as unread unless it is mine (mine reads the chat, as on the server) — in the open chat too, until it is marked read', async () => {
   const markRead = jest.spyOn(chatsApi, 'markRead').mockResolvedValue({ chat_id: 1, unread_messages: 0 });
   const store = useChatsStore.getState();
   store.applyEvent(event(11, 'text', { chat_id: 1, message_id: 5, message: message(5, 1, 2, { created_at: '2026-02-01T00:00:00.000Z' }), user: { id: 2 } as never }), 1);
@@ -46,9 +46,11 @@ test('a message moves its chat to the top and counts as unread unless it is mine
     [1, 1],
     [2, 0],
   ]);
+  // My own message (from another device of mine) reads the chat up to it: the server's count is 0 now.
   store.applyEvent(event(12, 'text', { chat_id: 1, message_id: 6, message: message(6, 1, 1, { created_at: '2026-02-02T00:00:00.000Z' }), user: { id: 1 } as never }), 1);
+  expect(useChatsStore.getState().chats[0]).toMatchObject({ id: 1, unread_messages: 0, last_message: { id: 6 } });
   await store.markRead(1);
-  expect(markRead).toHaveBeenLastCalledWith(1, 6);
+  expect(markRead).not.toHaveBeenCalled();
   useChatsStore.getState().setActive(1);
   // The open chat's message is unread until someone who shows it marks it read, so the server hears of it.
   store.applyEvent(event(13, 'text', { chat_id: 1, message_id: 7, message: message(7, 1, 2, { created_at: '2026-02-03T00:00:00.000Z' }), user: { id: 2 } as never }), 1);
@@ -58,7 +60,7 @@ test('a message moves its chat to the top and counts as unread unless it is mine
   expect(useChatsStore.getState().chats[0]).toMatchObject({ id: 1, unread_messages: 0 });
   // Nothing unread: nothing to tell.
   await store.markRead(1);
-  expect(markRead).toHaveBeenCalledTimes(2);
+  expect(markRead).toHaveBeenCalledTimes(1);
   markRead.mockRestore();
 });
 
@@ -116,6 +118,26 @@ test('message-deleted sets the preview to the new latest message', () => {
   useChatsStore.getState().patch(1, { last_message: message(5, 1, 2), last_message_at: message(5, 1, 2).created_at });
   useChatsStore.getState().applyEvent(event(11, 'message-deleted', { chat_id: 1, message_id: 5, last_message: message(4, 1, 1) }), 1);
   expect(useChatsStore.getState().chats.find((c) => c.id === 1)!.last_message!.id).toBe(4);
+});
+
+test("message-deleted shows the unread counts the server says are left, without asking", () => {
+  const unreadCount = jest.spyOn(chatsApi, 'unreadCount');
+  useChatsStore.getState().patch(1, { last_message: message(5, 1, 2), unread_messages: 2, unread_mentions: 1 });
+  useChatsStore
+    .getState()
+    .applyEvent(event(11, 'message-deleted', { chat_id: 1, message_id: 5, last_message: message(4, 1, 2), unread_messages: 1, unread_mentions: 0 }), 1);
+  expect(useChatsStore.getState().chats.find((c) => c.id === 1)).toMatchObject({ unread_messages: 1, unread_mentions: 0 });
+  expect(unreadCount).not.toHaveBeenCalled();
+  unreadCount.mockRestore();
+});
+
+test('a call that was busy at once comes with its hang: its message is new, unread for the callee', () => {
+  const call = message(9, 1, 2, { type: 'call', text: '', meta: { call_status: 'busy', duration_seconds: null }, created_at: '2026-03-01T00:00:00.000Z' });
+  useChatsStore.getState().applyEvent(event(11, 'hang', { chat_id: 1, call_id: 3, room_id: 'r', reason: 'busy', message: call, user: { id: 2 } as never }), 1);
+  expect(useChatsStore.getState().chats[0]).toMatchObject({ id: 1, unread_messages: 1, last_message: { id: 9 } });
+  // The hang at the end of a call repeats a message already counted.
+  useChatsStore.getState().applyEvent(event(12, 'hang', { chat_id: 1, call_id: 3, room_id: 'r', reason: 'busy', message: call }), 1);
+  expect(useChatsStore.getState().chats[0]).toMatchObject({ id: 1, unread_messages: 1 });
 });
 
 describe('messages', () => {

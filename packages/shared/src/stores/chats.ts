@@ -77,20 +77,27 @@ export const useChatsStore = create<ChatsState>((set, get) => {
     return request;
   };
 
-  const withMessage = (chat: Chat, message: Message, unreadDelta: number, myId?: number): Chat => {
+  /**
+   * A chat with a new message, counted as the server counts it (messages/writer.ts): another's message is one
+   * more unread (and one more unread mention if it names me); my own reads the chat up to it, mentions too.
+   */
+  const withMessage = (chat: Chat, message: Message, myId: number): Chat => {
+    const mine = message.sender_id === myId;
     // Whoever writes has read the chat up to their message (the server moves their read mark there too).
-    const readByOthers = myId !== undefined && message.sender_id !== myId ? Math.max(chat.read_by_others_up_to, message.id) : chat.read_by_others_up_to;
+    const readByOthers = mine ? chat.read_by_others_up_to : Math.max(chat.read_by_others_up_to, message.id);
+    // The preview's own message again (a call's, now with its outcome): shown as it now is, counted once.
+    if (chat.last_message?.id === message.id) return { ...chat, last_message: message, read_by_others_up_to: readByOthers };
     // An older message (a replay racing a fresher list) must not replace a newer preview.
-    if (chat.last_message && chat.last_message.id >= message.id) {
+    if (chat.last_message && chat.last_message.id > message.id) {
       return readByOthers === chat.read_by_others_up_to ? chat : { ...chat, read_by_others_up_to: readByOthers };
     }
     return {
       ...chat,
       last_message: message,
       last_message_at: message.created_at,
-      unread_messages: chat.unread_messages + unreadDelta,
-      // A message that mentions me is an unread mention until read; my own message reads the chat, mentions too.
-      unread_mentions: myId !== undefined && message.sender_id === myId ? 0 : chat.unread_mentions + (myId !== undefined && message.mentions.includes(myId) ? 1 : 0),
+      last_message_deleted: false,
+      unread_messages: mine ? 0 : chat.unread_messages + 1,
+      unread_mentions: mine ? 0 : chat.unread_mentions + (message.mentions.includes(myId) ? 1 : 0),
       read_by_others_up_to: readByOthers,
     };
   };
@@ -173,8 +180,11 @@ export const useChatsStore = create<ChatsState>((set, get) => {
           last_message_at: last_message?.created_at ?? chat.last_message_at,
           last_message_deleted: last_message === null,
         });
-        // Whether it was unread for me only the server knows exactly; ask it rather than guess.
-        if (chat.unread_messages > 0) {
+        // Whether it was unread for me only the server knows: the event says what is left (older events did not,
+        // then it is asked).
+        const { unread_messages, unread_mentions } = (event as FlowEvent<'message-deleted'>).additional_info;
+        if (unread_messages !== undefined && unread_mentions !== undefined) get().patch(chat_id, { unread_messages, unread_mentions });
+        else if (chat.unread_messages > 0) {
           void chatsApi
             .unreadCount(chat_id)
             .then(({ unread_messages, unread_mentions }) => get().patch(chat_id, { unread_messages, unread_mentions }))
@@ -182,11 +192,14 @@ export const useChatsStore = create<ChatsState>((set, get) => {
         }
         return;
       }
-      // A call's message (`call`) counts like any message: it moves the chat up and is unread for the others.
-      if (isMessageEvent(event) || event.event_type === 'call') {
-        const { user } = (event as FlowEvent<'text' | 'call'>).additional_info;
-        const message = withMessageDefaults((event as FlowEvent<'text' | 'call'>).additional_info.message);
-        useUsersStore.getState().upsert([user]);
+      // A call's message counts like any message: it moves the chat up and is unread for the others. It comes with
+      // `call`, or with `hang` when the call was busy at once; a `hang` at a call's end brings it with its outcome.
+      const newMessage =
+        isMessageEvent(event) || event.event_type === 'call' || (event.event_type === 'hang' && (event as FlowEvent<'hang'>).additional_info.message);
+      if (newMessage) {
+        const { user } = (event as FlowEvent<'text' | 'hang'>).additional_info;
+        const message = withMessageDefaults((event as FlowEvent<'text' | 'hang'>).additional_info.message!);
+        if (user) useUsersStore.getState().upsert([user]);
         const known = get().chats.find((chat) => chat.id === message.chat_id);
         if (!known) {
           void fetchChat(message.chat_id);
@@ -194,9 +207,8 @@ export const useChatsStore = create<ChatsState>((set, get) => {
         }
         // Unread counts what others wrote, exactly as the server does — the open chat too: whoever shows it to the
         // person (a visible chat page) marks it read, which tells the server; a hidden tab leaves it unread.
-        const unread = message.sender_id !== myId ? 1 : 0;
         set((state) => ({
-          chats: sortChats(state.chats.map((chat) => (chat.id === message.chat_id ? withMessage(chat, message, unread, myId) : chat))),
+          chats: sortChats(state.chats.map((chat) => (chat.id === message.chat_id ? withMessage(chat, message, myId) : chat))),
         }));
       }
     },
@@ -212,7 +224,7 @@ export const useChatsStore = create<ChatsState>((set, get) => {
     upsert: (chat) => set((state) => ({ chats: sortChats([...state.chats.filter((known) => known.id !== chat.id), chat]) })),
     noteOwnMessage: (message) =>
       set((state) => ({
-        chats: sortChats(state.chats.map((chat) => (chat.id === message.chat_id ? withMessage(chat, message, 0) : chat))),
+        chats: sortChats(state.chats.map((chat) => (chat.id === message.chat_id ? withMessage(chat, message, message.sender_id) : chat))),
       })),
     remove: (chatId) => set((state) => ({ chats: state.chats.filter((chat) => chat.id !== chatId) })),
     patch: (chatId, fields) =>

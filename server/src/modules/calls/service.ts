@@ -8,6 +8,7 @@ import { RoomFullError, type MediaEngine, type RoomMember } from '../../media/en
 import { MEET_TOKEN_TTL_SECONDS, type MeetClaims, type MeetTokens } from '../../security/meet-tokens.js';
 import { chatUnavailable, findMessageView, lockChat, memberIds } from '../chats/repository.js';
 import { publicProfiles } from '../users/repository.js';
+import type { MessageWriter } from '../messages/writer.js';
 import { loadActor, loadAdmin } from '../users/actor.js';
 import { iceServersFor } from './turn.js';
 import type { RingingCall } from '../push/notifier.js';
@@ -93,6 +94,8 @@ export class CallsService {
     private readonly meetTokens: MeetTokens,
     private readonly config: Config['calls'],
     private readonly log: FastifyBaseLogger,
+    /** Writes the call's message, as every message is written. */
+    private readonly writer: MessageWriter,
     /**
      * This node: its id, whether other nodes share the database (then a node ends only its own and dead nodes'
      * calls), and where the others reach it (known once it listens).
@@ -151,28 +154,24 @@ export class CallsService {
       if (await this.inCall(tx, userId)) throw conflict(CallStrings.alreadyInCall, 'already_in_call');
       const others = members.filter((id) => id !== userId);
       const busy = chat.chat_type === 'private' && others.length === 1 && (await this.inCall(tx, others[0]!));
-      const message = await this.insertCallMessage(tx, chatId, userId, members, busy);
-      const [row] = await tx.query<CallRow>(
-        `INSERT INTO calls (chat_id, caller_id, room_id, message_id, status, recording, ended_at, node_id)
-         SELECT $1, $2, $3, $4, $5, c.recording, CASE WHEN $5 = 'busy' THEN now() END, $6 FROM chats c WHERE c.id = $1
+      const [inserted] = await tx.query<CallRow>(
+        `INSERT INTO calls (chat_id, caller_id, room_id, status, recording, ended_at, node_id)
+         SELECT $1, $2, $3, $4, c.recording, CASE WHEN $4 = 'busy' THEN now() END, $5 FROM chats c WHERE c.id = $1
          RETURNING ${CALL_COLUMNS}`,
-        [chatId, userId, randomUUID(), message.id, busy ? 'busy' : 'ringing', this.node.id],
+        [chatId, userId, randomUUID(), busy ? 'busy' : 'ringing', this.node.id],
       );
+      // The call's message goes through the one message writer (unread counts, read marks, auto-delete, events).
+      // Its event rings the others (`call`), or tells them at once that the callee was busy (`hang`).
+      const message = await this.writer.writeWithin(tx, userId, chatId, {
+        type: 'call',
+        meta: busy ? { call_status: 'busy', duration_seconds: null } : {},
+        eventType: busy ? 'hang' : 'call',
+        extra: busy
+          ? { call_id: inserted!.id, room_id: inserted!.room_id, reason: 'busy' }
+          : { call_id: inserted!.id, room_id: inserted!.room_id, chat_type: chat.chat_type },
+      });
+      const [row] = await tx.query<CallRow>(`UPDATE calls SET message_id = $2 WHERE id = $1 RETURNING ${CALL_COLUMNS}`, [inserted!.id, message.id]);
       const [caller] = await publicProfiles(tx, 0, 0, [userId]);
-      await this.events.lockRecipients(tx, members);
-      if (busy) {
-        await this.events.append(tx, others, 'hang', { chat_id: chatId, call_id: row!.id, room_id: row!.room_id, reason: 'busy', message });
-      } else {
-        await this.events.append(tx, others, 'call', {
-          chat_id: chatId,
-          call_id: row!.id,
-          message_id: message.id,
-          room_id: row!.room_id,
-          chat_type: chat.chat_type,
-          user: caller,
-          message,
-        });
-      }
       return { row: row!, joined: false, busy, message, ringing: busy ? undefined : { chatId, callId: row!.id, caller: caller!, callees: others } };
     });
     if (!result.joined && !result.busy) this.armRingTimer(result.row.id);
@@ -587,24 +586,6 @@ export class CallsService {
     const call = await this.runningIn(this.db, chatId);
     if (!call) throw notFound('No call is running in this chat', 'no_call');
     return call;
-  }
-
-  /** The `call` message that shows the call in the chat; it counts as unread for the others like any message. */
-  private async insertCallMessage(tx: Tx, chatId: number, callerId: number, members: number[], busy: boolean) {
-    // A busy call is over at once; its message says so from the start.
-    const [row] = await tx.query<{ id: number; created_at: Date | string }>(
-      `INSERT INTO messages (chat_id, sender_id, client_id, type, text, meta) VALUES ($1, $2, $3, 'call', '', $4::jsonb) RETURNING id, created_at`,
-      [chatId, callerId, randomUUID(), JSON.stringify(busy ? { call_status: 'busy', duration_seconds: null } : {})],
-    );
-    await tx.query('UPDATE chats SET last_message_id = $2, last_message_at = $3 WHERE id = $1', [chatId, row!.id, row!.created_at]);
-    await tx.query(
-      `UPDATE chat_members SET
-         unread_count = CASE WHEN user_id = $2 THEN unread_count ELSE unread_count + 1 END,
-         last_read_message_id = CASE WHEN user_id = $2 THEN $3 ELSE last_read_message_id END
-       WHERE chat_id = $1 AND user_id = ANY($4::bigint[])`,
-      [chatId, callerId, row!.id, members],
-    );
-    return (await findMessageView(tx, row!.id))!;
   }
 }
 

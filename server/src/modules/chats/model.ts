@@ -13,6 +13,10 @@ export interface MessageMeta {
   duration_ms?: number;
   width?: number;
   height?: number;
+  /** A call's message: how the call went (`ringing` and `active` while it runs) — set by the server. */
+  call_status?: 'ringing' | 'active' | 'ended' | 'missed' | 'rejected' | 'busy';
+  /** A call's message: how long it was connected, once it is over (null when it never was). */
+  duration_seconds?: number | null;
 }
 
 /** The quoted message of a reply as it is now: text '' and no file once it has been deleted. */
@@ -165,6 +169,8 @@ export interface ChatView {
   created_at: string;
   last_message: MessageView | null;
   last_message_at: string | null;
+  /** No message is left and the last one was deleted by a person (not expired): the preview says "Message deleted" (spec §4). */
+  last_message_deleted: boolean;
   unread_messages: number;
   /** Unread messages that mention the viewer (the chat list's @ marker). */
   unread_mentions: number;
@@ -194,6 +200,7 @@ export interface ChatRow extends Record<string, unknown> {
   notifications: boolean;
   participants: number[];
   last_message: MessageRow | null;
+  last_message_deleted: boolean;
   read_by_others_up_to: number;
 }
 
@@ -210,7 +217,11 @@ const CHAT_FIELDS = `c.id, c.chat_type, c.is_secret, c.name, c.avatar, c.owner_i
             FROM chat_members p WHERE p.chat_id = c.id) AS participants,
          (SELECT row_to_json(lm) FROM (
             SELECT ${MESSAGE_FIELDS} FROM ${MESSAGE_FROM}
-             WHERE msg.id = c.last_message_id AND msg.deleted_at IS NULL) lm) AS last_message`;
+             WHERE msg.id = c.last_message_id AND msg.deleted_at IS NULL) lm) AS last_message,
+         -- CASE: only a chat with no message left is looked into (never a long chat's whole history).
+         CASE WHEN c.last_message_id IS NULL THEN EXISTS (
+            SELECT 1 FROM messages d WHERE d.chat_id = c.id AND d.deleted_at IS NOT NULL
+               AND (d.expires_at IS NULL OR d.expires_at > d.deleted_at)) ELSE false END AS last_message_deleted`;
 
 /**
  * Members' chats with everything a list row needs, in one query: one row per (member, chat), so filtering on
@@ -245,6 +256,7 @@ export function toChat(row: ChatRow, origin: string, viewerId: number | null = r
     created_at: new Date(row.created_at).toISOString(),
     last_message: row.last_message ? toMessage(row.last_message) : null,
     last_message_at: row.last_message_at === null ? null : new Date(row.last_message_at).toISOString(),
+    last_message_deleted: row.last_message_deleted,
     unread_messages: row.unread_count,
     unread_mentions: row.unread_mentions,
     notifications: row.notifications,

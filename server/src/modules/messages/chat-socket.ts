@@ -95,7 +95,8 @@ export class ChatSocketSession {
           await this.services.calls.hang(this.userId, chatId);
           this.link.send({ type: 'hung', chat_id: chatId });
         } catch (error) {
-          this.link.send(this.refusal(error, undefined, 'hang-up failed'));
+          // The chat id tells the client which hang-up was refused (a typing refusal names none).
+          this.link.send({ ...this.refusal(error, undefined, 'hang-up failed'), chat_id: chatId });
         }
       });
     }

@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/index.js';
 import type { EventLog } from '../../events/log.js';
-import { findMessageView, memberIds } from '../chats/repository.js';
+import { findMessageView } from '../chats/repository.js';
 
 /**
  * The one way messages are deleted — by their sender or an owner (`DELETE /chat/message/{id}`), by the expiry
@@ -12,7 +12,9 @@ import { findMessageView, memberIds } from '../chats/repository.js';
  *   (and unread mentions − 1 when it mentioned them),
  *   so the count stays exactly "messages from others after my read mark";
  * - when the chat's last message went, the chat's last message becomes its latest live one (or none);
- * - every member gets `message-deleted {chat_id, message_id, last_message}` per message.
+ * - every member gets `message-deleted {chat_id, message_id, last_message, unread_messages, unread_mentions}` per
+ *   message, the last two being that member's counts after the deletion (the server owns read state: clients
+ *   show these rather than work them out).
  *
  * Returns the ids actually deleted (those not deleted already).
  */
@@ -43,8 +45,9 @@ export async function deleteMessages(tx: Tx, events: EventLog, chatId: number, m
   const [chat] = await tx.query<{ last_message_id: number | null }>('SELECT last_message_id FROM chats WHERE id = $1', [chatId]);
   if (chat && (chat.last_message_id === null || deleted.includes(chat.last_message_id))) {
     // The newest message still standing: not deleted and not already past its expiry (the sweeper takes those).
+    // With none left the chat keeps its place in the list (its last activity), its preview "Message deleted".
     await tx.query(
-      `UPDATE chats c SET last_message_id = latest.id, last_message_at = latest.created_at
+      `UPDATE chats c SET last_message_id = latest.id, last_message_at = coalesce(latest.created_at, c.last_message_at)
          FROM (SELECT (SELECT id FROM messages
                         WHERE chat_id = $1 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())
                         ORDER BY id DESC LIMIT 1) AS id) pick
@@ -55,9 +58,19 @@ export async function deleteMessages(tx: Tx, events: EventLog, chatId: number, m
   }
   const [current] = await tx.query<{ last_message_id: number | null }>('SELECT last_message_id FROM chats WHERE id = $1', [chatId]);
   const lastMessage = current?.last_message_id ? await findMessageView(tx, current.last_message_id) : null;
-  const members = await memberIds(tx, chatId);
+  const members = await tx.query<{ user_id: number; unread_count: number; unread_mentions: number }>(
+    'SELECT user_id, unread_count, unread_mentions FROM chat_members WHERE chat_id = $1',
+    [chatId],
+  );
+  const unread = new Map(members.map((row) => [Number(row.user_id), row]));
   for (const messageId of deleted) {
-    await events.append(tx, members, 'message-deleted', { chat_id: chatId, message_id: messageId, last_message: lastMessage });
+    await events.append(tx, unread.keys(), 'message-deleted', (userId) => ({
+      chat_id: chatId,
+      message_id: messageId,
+      last_message: lastMessage,
+      unread_messages: unread.get(userId)!.unread_count,
+      unread_mentions: unread.get(userId)!.unread_mentions,
+    }));
   }
   return deleted;
 }

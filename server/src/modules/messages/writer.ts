@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../../db/index.js';
 import type { EventBus } from '../../events/bus.js';
 import type { StoredMessage } from '../push/notifier.js';
@@ -10,6 +11,7 @@ import {
   MESSAGE_SELECT,
   type FileInfo,
   type MessageMeta,
+  type MessageType,
   type MessageRow,
   type MessageView,
   type ReplySnapshot,
@@ -27,9 +29,23 @@ const MAX_ATTEMPTS = 3;
 /** The MIME family each file-carrying type requires; `document` takes anything. */
 const TYPE_FAMILY: Partial<Record<SendableType, string>> = { image: 'image/', audio: 'audio/', video: 'video/' };
 
+/**
+ * A message the server writes itself as part of another change (a call's `call` message): no client sends it, its
+ * sender's own permission was the change's to check, and its event may have a type and fields of its own.
+ */
+export interface InternalMessage {
+  type: 'call';
+  meta: MessageMeta;
+  /** The event every member gets for it (`call`, or `hang` for a call that was busy at once). */
+  eventType: string;
+  /** What the event carries besides the chat, the message and its sender. */
+  extra: Record<string, unknown>;
+}
+
 interface Pending {
   senderId: number;
   input: SendInput;
+  internal?: InternalMessage;
   resolve: (result: SendResult) => void;
   reject: (error: unknown) => void;
 }
@@ -38,7 +54,7 @@ interface Pending {
 interface Prepared {
   pending: Pending;
   chatId: number;
-  type: SendableType;
+  type: MessageType;
   text: string;
   file: FileInfo | null;
   meta: MessageMeta;
@@ -124,6 +140,20 @@ export class MessageWriter {
     /** Told of every committed message after its events rang (Web Push for those not online). */
     private readonly onStored: (stored: StoredMessage[]) => void = () => undefined,
   ) {}
+
+  /**
+   * Writes a message the server makes itself (a call's message) inside another change's transaction, through the
+   * same steps as every send — membership, the chat's auto-delete time, last message, unread counts and read
+   * marks, events — so there is one rule for all of them. Its events ring once that transaction commits.
+   */
+  async writeWithin(tx: Tx, senderId: number, chatId: number, internal: InternalMessage): Promise<MessageView> {
+    const pending: Pending = { senderId, input: { chat_id: chatId, client_id: randomUUID() }, internal, resolve: () => undefined, reject: () => undefined };
+    const { outcomes, publish } = await this.writeBatch(tx, [pending]);
+    const created = outcomes[0]?.created;
+    if (!created) throw outcomes[0]?.error ?? new Error('the message was not written');
+    tx.afterCommit(publish);
+    return created;
+  }
 
   /** Queues a send; resolves after the batch holding it commits (or rejects with why it was refused). */
   submit(senderId: number, input: SendInput): Promise<SendResult> {
@@ -271,7 +301,9 @@ export class MessageWriter {
     const checked: Array<{ pending: Pending; chat: ChatState; sender: UserRow } | Outcome> = batch.map((pending) => {
       try {
         const sender = senders.get(pending.senderId);
-        checkMaySend(sender);
+        if (pending.internal) {
+          if (!sender || sender.deleted) throw forbidden(ServerStrings.noSuchUser, 'no_such_user');
+        } else checkMaySend(sender);
         const chat = chats.get(pending.input.chat_id);
         if (!chat || !chat.members.includes(pending.senderId)) throw chatUnavailable();
         return { pending, chat, sender };
@@ -404,8 +436,10 @@ export class MessageWriter {
     const payloads = stored.map(({ send, message, messageJson }) => {
       let user = userJson.get(send.sender.id);
       if (user === undefined) userJson.set(send.sender.id, (user = JSON.stringify(send.sender)));
-      return `{"chat_id":${message.chat_id},"message_id":${message.id},"message":${messageJson},"user":${user}}`;
+      const extra = send.pending.internal ? JSON.stringify(send.pending.internal.extra).slice(1, -1) : '';
+      return `{"chat_id":${message.chat_id},"message_id":${message.id},"message":${messageJson},"user":${user}${extra ? `,${extra}` : ''}}`;
     });
+    const eventType = (send: Prepared) => send.pending.internal?.eventType ?? send.type;
     const perUser = new Map<number, number[]>(); // recipient → indexes into `stored`
     stored.forEach(({ send }, index) => {
       for (const member of send.members) {
@@ -418,7 +452,7 @@ export class MessageWriter {
     const events: Array<{ user_id: number; k: number; event_type: string; payload: number }> = [];
     for (const user of recipients) {
       perUser.get(user)!.forEach((index, position) => {
-        events.push({ user_id: user, k: position + 1, event_type: stored[index]!.message.type, payload: index });
+        events.push({ user_id: user, k: position + 1, event_type: eventType(stored[index]!.send), payload: index });
       });
     }
     const bases = await tx.query<{ id: number; base: number }>(
@@ -448,14 +482,16 @@ export class MessageWriter {
           const { message, send } = stored[index]!;
           this.bus.publish(user, {
             seq: base + position + 1,
-            event_type: message.type,
-            additional_info: { chat_id: message.chat_id, message_id: message.id, message, user: send.sender },
+            event_type: eventType(send),
+            additional_info: { chat_id: message.chat_id, message_id: message.id, message, user: send.sender, ...send.pending.internal?.extra },
             infoJson: payloads[index]!,
           });
         });
       }
       try {
-        this.onStored(stored.map(({ send, message }) => ({ message, sender: send.sender, members: send.members })));
+        // A call's message is not pushed as a message: the call's own ring is (calls/service.ts onRinging).
+        const sent = stored.filter(({ send }) => !send.pending.internal);
+        if (sent.length > 0) this.onStored(sent.map(({ send, message }) => ({ message, sender: send.sender, members: send.members })));
       } catch {
         // Web Push is best effort: the messages are committed and their events rang; nothing here may undo that.
       }
@@ -554,6 +590,7 @@ export class MessageWriter {
       sender,
       mentions: [],
     });
+    if (pending.internal) return make({ type: pending.internal.type, text: '', file: null, meta: pending.internal.meta, reply: null, forwardedFrom: null });
     if (input.forward_message_id !== undefined) {
       const original = lookups.forwards.get(input.forward_message_id);
       if (!original || !original.reader_ids.map(Number).includes(pending.senderId)) throw notFound('Message not found', 'message_not_found');
