@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Avatar, Shortcuts, formatListTime, matchesShortcut, useAuthStore, useChatsStore, useDraftText, useSettingsStore } from '@messenger/shared';
 import { useChatRows, type ChatRowModel } from './useChatRows';
 import { messagePreview } from './preview';
-import { useTypingLabel } from '../chat/useTypingLabel';
+import { useTypingLabel } from '../chat/header/useTypingLabel';
 
 /** Spec §2 chat list: avatar, group mark, name, time of the last message, preview and unread count. */
 export function ChatList() {

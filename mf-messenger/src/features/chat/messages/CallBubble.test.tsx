@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { initTestI18n } from '@messenger/shared/testing';
 import { useAuthStore, type Chat, type ChatMessage, type Me } from '@messenger/shared';
-import '../../i18n';
+import '../../../i18n';
 import { MessageBubble } from './MessageBubble';
 import { CallContent, callOutcomeOf } from './CallBubble';
 

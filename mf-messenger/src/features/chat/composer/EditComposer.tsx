@@ -10,7 +10,7 @@ import {
   useNotificationsStore,
   type ChatMessage,
 } from '@messenger/shared';
-import { useChatUiStore } from './chatUiStore';
+import { useChatUiStore } from '../chatUiStore';
 
 /**
  * The composer while one of my messages is being edited: its text to change, Enter (or Save) to store it, Esc (or

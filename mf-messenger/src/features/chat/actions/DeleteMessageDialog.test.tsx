@@ -2,9 +2,9 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initTestI18n, mockFetch } from '@messenger/shared/testing';
 import { useAuthStore, useMessagesStore, type Chat, type ChatMessage, type Me } from '@messenger/shared';
-import '../../i18n';
+import '../../../i18n';
 import { DeleteMessageDialog } from './DeleteMessageDialog';
-import { useChatUiStore } from './chatUiStore';
+import { useChatUiStore } from '../chatUiStore';
 
 const chat = { id: 7, chat_type: 'private', participants: [1, 2], last_message: null } as unknown as Chat;
 const message = (id: number): ChatMessage =>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Icon, formatByteSize, useMediaUrl, type ChatMessage } from '@messenger/shared';
 import { VoicePlayer } from './VoicePlayer';
 import { SaveAsLink } from './SaveAsLink';
-import { useIsObserver } from './observer';
+import { useIsObserver } from '../observer';
 import { CallContent } from './CallBubble';
 
 /** The file part of a message: a picture, a video, a voice message player, or a document card; or a call. */

@@ -10,7 +10,7 @@ import {
   useUsersStore,
   type ChatMessage,
 } from '@messenger/shared';
-import { useIsObserver } from './observer';
+import { useIsObserver } from '../observer';
 
 /** The emoji I gave a message, if any. */
 export function myReaction(message: ChatMessage, myId: number | undefined): string | undefined {

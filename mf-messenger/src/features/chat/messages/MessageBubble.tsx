@@ -13,9 +13,9 @@ import {
   type ChatMessage,
 } from '@messenger/shared';
 import { MessageContent, Highlighted } from './MessageContent';
-import { MessageActions } from './MessageActions';
+import { MessageActions } from '../actions/MessageActions';
 import { MessageReactions } from './MessageReactions';
-import { useChatUiStore } from './chatUiStore';
+import { useChatUiStore } from '../chatUiStore';
 
 interface MessageBubbleProps {
   message: ChatMessage;

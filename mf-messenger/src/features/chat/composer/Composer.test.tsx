@@ -2,7 +2,7 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initTestI18n } from '@messenger/shared/testing';
 import { drafts, sendMessage, useAuthStore, type Me } from '@messenger/shared';
-import '../../i18n';
+import '../../../i18n';
 import { Composer } from './Composer';
 
 jest.mock('@messenger/shared', () => ({ ...jest.requireActual('@messenger/shared'), sendMessage: jest.fn() }));

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '@messenger/shared';
-import { usePersonName } from './MessageBubble';
+import { usePersonName } from '../messages/MessageBubble';
 
 /** Above the composer while answering a message: whom and what, with a way to stop. */
 export function ReplyBar({ message, onCancel }: { message: ChatMessage; onCancel: () => void }) {

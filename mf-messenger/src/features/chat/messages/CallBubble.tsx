@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { formatCallDuration, unansweredCall, useAuthStore, type ChatMessage, type UnansweredCall } from '@messenger/shared';
-import { PhoneIcon } from './CallIcon';
+import { PhoneIcon } from '../CallIcon';
 
 /** How a call ended, as far as the message knows it. */
 export interface CallOutcome {

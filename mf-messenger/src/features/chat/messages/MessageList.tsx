@@ -3,7 +3,7 @@ import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { useTranslation } from 'react-i18next';
 import { Icon, useAuthStore, useMessagesStore, type Chat, type ChatMessage } from '@messenger/shared';
 import { MessageBubble } from './MessageBubble';
-import { useChatUiStore } from './chatUiStore';
+import { useChatUiStore } from '../chatUiStore';
 
 /** Above the oldest loaded message; always the same height, so showing "loading" never moves the messages. */
 function ListTop({ context }: { context?: { loading: boolean; label: string } }) {

@@ -16,7 +16,7 @@ import {
   useChatsStore,
   useMessagesStore,
 } from '@messenger/shared';
-import { useChatUiStore } from './chatUiStore';
+import { useChatUiStore } from '../chatUiStore';
 import { useUploadsStore } from './uploadsStore';
 import { ReplyBar } from './ReplyBar';
 import { EditComposer } from './EditComposer';

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { initTestI18n, mockFetch } from '@messenger/shared/testing';
 import { useAuthStore, useCallStore, useContactsStore, useNotificationsStore, useUsersStore, type Chat, type Me } from '@messenger/shared';
-import '../../i18n';
+import '../../../i18n';
 import { ChatHeader } from './ChatHeader';
 
 const me = { id: 1, name: 'Me', role: 0 } as Me;

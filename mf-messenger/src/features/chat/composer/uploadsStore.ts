@@ -11,7 +11,7 @@ import {
   type MessageMeta,
   type MessageType,
 } from '@messenger/shared';
-import { useChatUiStore } from './chatUiStore';
+import { useChatUiStore } from '../chatUiStore';
 
 export interface Upload {
   id: number;

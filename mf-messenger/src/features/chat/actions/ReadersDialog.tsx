@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar, Modal, chatsApi, displayName, errorText, useContactsStore, type Chat, type PublicUser } from '@messenger/shared';
-import { useChatUiStore } from './chatUiStore';
+import { useChatUiStore } from '../chatUiStore';
 
 /**
  * Read receipts in a group: who has read one of my messages, asked of the server when the dialog opens (only the

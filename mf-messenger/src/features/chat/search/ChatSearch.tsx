@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon, chatsApi, clampCharacters, config } from '@messenger/shared';
-import { useChatUiStore } from './chatUiStore';
+import { useChatUiStore } from '../chatUiStore';
 
 /** How long typing must pause before the search runs. */
 const DEBOUNCE_MS = 300;

@@ -12,10 +12,10 @@ import {
   type Chat,
   type ChatMessage,
 } from '@messenger/shared';
-import { useChatUiStore } from './chatUiStore';
-import { SaveAsLink } from './SaveAsLink';
-import { myReaction, toggleReaction } from './MessageReactions';
-import { useIsObserver } from './observer';
+import { useChatUiStore } from '../chatUiStore';
+import { SaveAsLink } from '../messages/SaveAsLink';
+import { myReaction, toggleReaction } from '../messages/MessageReactions';
+import { useIsObserver } from '../observer';
 
 interface MessageActionsProps {
   message: ChatMessage;

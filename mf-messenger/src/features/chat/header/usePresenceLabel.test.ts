@@ -1,6 +1,6 @@
 import { i18n } from '@messenger/shared';
 import { initTestI18n } from '@messenger/shared/testing';
-import '../../i18n';
+import '../../../i18n';
 import { presenceLabel } from './usePresenceLabel';
 
 beforeAll(() => initTestI18n());

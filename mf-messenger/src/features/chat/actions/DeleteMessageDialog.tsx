@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog, chatsApi, errorText, useMessagesStore, useNotificationsStore, type Chat } from '@messenger/shared';
-import { useChatUiStore } from './chatUiStore';
+import { useChatUiStore } from '../chatUiStore';
 
 /**
  * Confirms and deletes the message picked in a message menu. It lives beside the list, not in the message's

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { errorText, mediaUrl, useNotificationsStore } from '@messenger/shared';
-import { useIsObserver } from './observer';
+import { useIsObserver } from '../observer';
 
 /** Downloads a stored file under its own name (spec: save as), fetching a fresh media token on click. */
 export function SaveAsLink({ path, name, asMenuItem = false, onDone }: { path: string; name: string; asMenuItem?: boolean; onDone?: () => void }) {

@@ -19,10 +19,10 @@ import {
   type Chat,
 } from '@messenger/shared';
 import { AutoDeleteDialog, intervalLabel } from './AutoDeleteDialog';
-import { PhoneIcon } from './CallIcon';
+import { PhoneIcon } from '../CallIcon';
 import { useTypingLabel } from './useTypingLabel';
 import { usePresenceLabel } from './usePresenceLabel';
-import { useAdminChatsStore } from '../chat-list/adminChatsStore';
+import { useAdminChatsStore } from '../../chat-list/adminChatsStore';
 
 interface ChatHeaderProps {
   chat: Chat;
