@@ -7,21 +7,39 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { startServer, type TestServer } from './helpers/server.js';
-import { events, flowUrl, privateChat, request, sendFrame, sendText, signUp, SocketProbe, upload, type Person } from './helpers/client.js';
+import { events, flowUrl, pngBytes, privateChat, randomPhone, request, sendFrame, sendText, signUp, SocketProbe, upload, type Person } from './helpers/client.js';
 
-/** What this test needs of the client's chat-list store (typed here: the client's code is built for browsers). */
-interface ChatsStore {
-  getState(): {
-    chats: Array<Record<string, unknown> & { id: number }>;
-    reset(): void;
-    applyList(response: unknown): number;
-    applyEvent(event: unknown, myId: number): void;
-  };
+/** What this test needs of the client's code (typed here: it is built for browsers, not checked with the server). */
+interface Store<T> {
+  getState(): T;
+  setState(state: Partial<T>): void;
+}
+type Row = Record<string, unknown> & { id: number };
+interface ClientModules {
+  applyFlowEvent(event: unknown): void;
+  chats: Store<{ chats: Row[]; reset(): void; applyList(response: unknown): number }>;
+  contacts: Store<{ contacts: Row[]; reset(): void; hydrate(contacts: unknown[]): void }>;
+  users: Store<{ profiles: Record<number, Row>; reset(): void }>;
+  auth: Store<{ user: unknown }>;
 }
 
-// A specifier the type checker does not follow (the client's modules resolve like a bundler's, not like Node's).
-const storePath = fileURLToPath(new URL('../../packages/shared/src/stores/chats.ts', import.meta.url));
-const { useChatsStore } = (await import(storePath)) as { useChatsStore: ChatsStore };
+// Specifiers the type checker does not follow (the client's modules resolve like a bundler's, not like Node's).
+const clientModule = (path: string) => import(fileURLToPath(new URL(`../../packages/shared/src/${path}.ts`, import.meta.url)));
+const client: ClientModules = {
+  applyFlowEvent: (await clientModule('services/session')).applyFlowEvent,
+  chats: (await clientModule('stores/chats')).useChatsStore,
+  contacts: (await clientModule('stores/contacts')).useContactsStore,
+  users: (await clientModule('stores/users')).useUsersStore,
+  auth: (await clientModule('stores/auth')).useAuthStore,
+};
+
+/** Every event type of docs/protocol.md; the last test checks that the actions above produced each of them. */
+const EVENT_TYPES = [
+  'chat-created', 'text', 'image', 'audio', 'video', 'document', 'chat-read', 'messages-read', 'contact-joined',
+  'message-reactions', 'message-edited', 'message-deleted', 'invited-to-chat', 'chat-interval', 'chat-updated',
+  'chat-deleted', 'call', 'hang', 'user-updated', 'call-rejected',
+];
+const seenTypes = new Set<string>();
 
 /** The client's API calls (a chat it does not know yet) go to this server, as the person whose state is checked. */
 let viewerToken = '';
@@ -34,53 +52,64 @@ globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
   return realFetch(input, init);
 }) as typeof fetch;
 
-async function chatList(server: TestServer, person: Person): Promise<{ seq: number; chats: Array<{ id: number }> }> {
-  const response = await request(server, 'GET', '/chat/list', { token: person.token });
-  assert.equal(response.status, 200);
+async function get(server: TestServer, person: Person, path: string): Promise<any> {
+  const response = await request(server, 'GET', path, { token: person.token });
+  assert.equal(response.status, 200, `${path}: ${JSON.stringify(response.body)}`);
   return response.body;
 }
 
-/** The list as a person sees it, by chat id, in a form two equal states share. */
-function comparable(chats: Array<Record<string, unknown> & { id: number }>): Record<number, unknown> {
-  return Object.fromEntries(chats.map((chat) => [chat.id, chat]));
+/** What one person's client shows, read fresh from the server: their chat list (with its people) and contacts. */
+async function freshState(server: TestServer, person: Person) {
+  const [list, contacts, me] = await Promise.all([get(server, person, '/chat/list'), get(server, person, '/user/contacts'), get(server, person, '/user')]);
+  return { list: list as { seq: number; chats: Row[]; users: Row[] }, contacts: contacts.contacts as Row[], me: me.user };
 }
 
+const byId = (rows: Row[]) => Object.fromEntries(rows.map((row) => [row.id, row]));
+
 /**
- * Runs `action`, then checks for each person that (list before) + (their events up to the list after) gives the
- * list after. Returns what `action` returned.
+ * Runs `action`, then checks for each person that (their state before) + (their events up to the state after),
+ * applied by the client's own code, gives the state after. Returns what `action` returned.
  */
 async function verifyAction<T>(server: TestServer, people: Person[], action: () => Promise<T>): Promise<T> {
-  const before = await Promise.all(people.map((person) => chatList(server, person)));
-  const flows = await Promise.all(people.map((person, index) => SocketProbe.open(flowUrl(server, person.token, before[index]!.seq))));
+  const before = await Promise.all(people.map((person) => freshState(server, person)));
+  const flows = await Promise.all(people.map((person, index) => SocketProbe.open(flowUrl(server, person.token, before[index]!.list.seq))));
   try {
     const result = await action();
     for (const [index, person] of people.entries()) {
-      const afterList = await chatList(server, person);
+      const start = before[index]!;
+      const fresh = await freshState(server, person);
       const flow = flows[index]!;
-      // Every event up to the fresh list's position, in order (the flow replays from `before.seq`).
-      await flow.until((frames) => events(frames).some((frame) => frame.seq >= afterList.seq) || afterList.seq === before[index]!.seq);
-      const applied = events(flow.frames).filter((frame) => frame.seq > before[index]!.seq && frame.seq <= afterList.seq);
+      // Every event up to the fresh list's position, in order (the flow replays from the earlier one).
+      await flow.until((frames) => fresh.list.seq === start.list.seq || events(frames).some((frame) => frame.seq >= fresh.list.seq));
+      const applied = events(flow.frames).filter((frame) => frame.seq > start.list.seq && frame.seq <= fresh.list.seq);
       assert.deepEqual(
         applied.map((frame) => frame.seq),
-        Array.from({ length: afterList.seq - before[index]!.seq }, (_, offset) => before[index]!.seq + 1 + offset),
+        Array.from({ length: fresh.list.seq - start.list.seq }, (_, offset) => start.list.seq + 1 + offset),
         'the events are gapless',
       );
+      for (const event of applied) seenTypes.add(event.event_type);
 
       viewerToken = person.token;
-      const store = useChatsStore.getState();
-      store.reset();
-      store.applyList(before[index]);
-      for (const event of applied) useChatsStore.getState().applyEvent(event, person.id);
-      const expected = comparable(afterList.chats as never);
-      // The client may fetch a chat it did not know (an event naming it): wait for that, then compare.
+      client.chats.getState().reset();
+      client.contacts.getState().reset();
+      client.users.getState().reset();
+      client.auth.setState({ user: start.me });
+      client.chats.getState().applyList(start.list);
+      client.contacts.getState().hydrate(start.contacts);
+      for (const event of applied) client.applyFlowEvent(event);
+      // The client may fetch a chat it did not know (an event naming it) and then its people: wait, then compare.
+      const settled = () =>
+        client.chats.getState().chats.length === fresh.list.chats.length && fresh.list.users.every((user) => client.users.getState().profiles[user.id]);
       const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline && Object.keys(comparable(useChatsStore.getState().chats)).length !== Object.keys(expected).length) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      while (Date.now() < deadline && !settled()) await new Promise((resolve) => setTimeout(resolve, 20));
+      const what = `person ${index + 1} of ${people.length}, after ${applied.map((frame) => frame.event_type).join(', ') || 'no events'}`;
+      assert.deepEqual(byId(client.chats.getState().chats), byId(fresh.list.chats), `${what}: their chat list differs from a fresh fetch`);
+      assert.deepEqual(byId(client.contacts.getState().contacts), byId(fresh.contacts), `${what}: their contacts differ from a fresh fetch`);
+      const profiles = client.users.getState().profiles;
       assert.deepEqual(
-        comparable(useChatsStore.getState().chats),
-        expected,
-        `person ${index + 1} of ${people.length}: their list from events (${applied.map((frame) => frame.event_type).join(', ') || 'none'}) differs from a fresh fetch`,
+        byId(fresh.list.users.map((user) => profiles[user.id] ?? { id: user.id, missing: true })),
+        byId(fresh.list.users),
+        `${what}: the people of their chats differ from a fresh fetch`,
       );
     }
     return result;
@@ -115,15 +144,34 @@ describe('verify_action: a list from events equals a fresh fetch', () => {
     await server.close();
   });
 
+  const file = async (person: Person, name: string, type: string, data: string | Buffer) => {
+    const uploaded = await upload(server, person, { name, type, data });
+    assert.equal(uploaded.status, 201, JSON.stringify(uploaded.body));
+    return uploaded.body.file.path as string;
+  };
+
   it('a private chat: create, texts both ways, a reply, a file, own messages reading the chat, read, delete', async () => {
+    // Adding a contact emits no event (only the adding tab learns of it, from the answer): done before.
+    await request(server, 'POST', '/user/contacts/add', { token: anna.token, body: { user_phone: boris.phone, name: 'B' } });
     const chatId = await verifyAction(server, [anna, boris], () => privateChat(server, anna, boris));
     const first = await verifyAction(server, [anna, boris], () => sendText(server, anna, chatId, 'hello'));
     await verifyAction(server, [anna, boris], () => sendText(server, boris, chatId, 'hi'));
     await verifyAction(server, [anna, boris], () => sendText(server, boris, chatId, 'how are you?'));
     await verifyAction(server, [anna, boris], () => sendFrame(server, anna, { chat_id: chatId, text: 'fine', reply_to_id: first.message.id }));
-    const uploaded = await upload(server, anna);
-    assert.equal(uploaded.status, 201, JSON.stringify(uploaded.body));
-    await verifyAction(server, [anna, boris], () => sendFrame(server, anna, { chat_id: chatId, message_type: 'image', file_path: uploaded.body.file.path }));
+    const image = await file(anna, 'cat.png', 'image/png', pngBytes());
+    await verifyAction(server, [anna, boris], () => sendFrame(server, anna, { chat_id: chatId, message_type: 'image', file_path: image, meta: { width: 64, height: 64 } }));
+    const voice = await file(boris, 'voice.webm', 'audio/webm;codecs=opus', 'OggS fake audio');
+    await verifyAction(server, [anna, boris], () => sendFrame(server, boris, { chat_id: chatId, message_type: 'audio', file_path: voice, meta: { duration_ms: 5300 } }));
+    const clip = await file(anna, 'clip.mp4', 'video/mp4', 'fake video');
+    await verifyAction(server, [anna, boris], () => sendFrame(server, anna, { chat_id: chatId, message_type: 'video', file_path: clip }));
+    const report = await file(boris, 'report.pdf', 'application/pdf', '%PDF-1.4');
+    const documentSent = await verifyAction(server, [anna, boris], () => sendFrame(server, boris, { chat_id: chatId, message_type: 'document', file_path: report }));
+    // A reaction to, and an edit of, the chat's latest message: the preview shows it as it now is.
+    await verifyAction(server, [anna, boris], () =>
+      request(server, 'PUT', `/chat/message/${documentSent.message.id}/reaction`, { token: anna.token, body: { emoji: '👍' } }),
+    );
+    const edited = await sendText(server, anna, chatId, 'typo');
+    await verifyAction(server, [anna, boris], () => request(server, 'PUT', `/chat/message/${edited.message.id}`, { token: anna.token, body: { text: 'no typo' } }));
     const last = await sendText(server, anna, chatId, 'unread for Boris');
     await verifyAction(server, [anna, boris], () => request(server, 'PUT', `/chat/read?chat_id=${chatId}&message_id=${first.message.id}`, { token: boris.token }));
     await verifyAction(server, [anna, boris], () => request(server, 'DELETE', `/chat/message/${last.message.id}`, { token: anna.token }));
@@ -172,10 +220,21 @@ describe('verify_action: a list from events equals a fresh fetch', () => {
     await verifyAction(server, [vika, boris], () => sendText(server, boris, chatId, 'and a new one'));
   });
 
+  it('profiles and contacts: a changed name reaches whoever shows it; an invited phone joining becomes a contact', async () => {
+    await verifyAction(server, [anna, boris, vika], () => request(server, 'PUT', '/user/edit', { token: boris.token, body: { name: 'Boris B.' } }));
+    const phone = randomPhone();
+    await request(server, 'POST', '/user/contacts/add', { token: anna.token, body: { user_phone: phone, name: 'Dasha' } });
+    await verifyAction(server, [anna], () => signUp(server, { phone }));
+  });
+
   it('blocking a person', async () => {
     const chatId = await privateChat(server, vika, anna);
     await sendText(server, vika, chatId, 'before the block');
     await verifyAction(server, [anna, vika], () => request(server, 'PUT', '/user/block', { token: anna.token, body: { user_id: vika.id, blocked: true } }));
     await verifyAction(server, [anna, vika], () => request(server, 'PUT', '/user/block', { token: anna.token, body: { user_id: vika.id, blocked: false } }));
+  });
+
+  it('the actions above produced every event type there is', () => {
+    assert.deepEqual(EVENT_TYPES.filter((type) => !seenTypes.has(type)), [], 'event types no action here produced');
   });
 });

@@ -31,8 +31,11 @@ let flow: FlowClient | null = null;
 let starting: Promise<void> | null = null;
 let expiryTimer: ReturnType<typeof setInterval> | null = null;
 
-/** Applies an event to the stores first, then tells subscribers (toasts, remotes) — so they read fresh state. */
-function dispatch(event: FlowEvent): void {
+/**
+ * Applies an event to the stores first, then tells subscribers (toasts, remotes) — so they read fresh state. The
+ * one way a live event reaches the client's state (the server's verify-action test runs it too).
+ */
+export function applyFlowEvent(event: FlowEvent): void {
   const me = useAuthStore.getState().user;
   if (!me) return;
   useChatsStore.getState().applyEvent(event, me.id);
@@ -117,7 +120,7 @@ async function connect(stillWanted: () => boolean): Promise<void> {
   if (!stillWanted()) return;
   flow?.stop();
   flow = createFlowClient({
-    onEvent: dispatch,
+    onEvent: applyFlowEvent,
     onSignal: (signal) => {
       if (signal.event_type === 'presence' && isPresence(signal.additional_info)) usePresenceStore.getState().apply(signal.additional_info);
       if (signal.event_type !== 'typing' || !isTypingSignal(signal.additional_info)) return;

@@ -148,6 +148,13 @@ export const useChatsStore = create<ChatsState>((set, get) => {
         if (chat?.last_message?.id === message.id) get().patch(chat_id, { last_message: message });
         return;
       }
+      if (event.event_type === 'message-reactions') {
+        // The preview's message carries its reactions too, as the server's list has them.
+        const { chat_id, message_id, reactions } = (event as FlowEvent<'message-reactions'>).additional_info;
+        const chat = get().chats.find((candidate) => candidate.id === chat_id);
+        if (chat?.last_message?.id === message_id) get().patch(chat_id, { last_message: { ...chat.last_message, reactions } });
+        return;
+      }
       if (event.event_type === 'messages-read') {
         // Read receipts: someone read past messages of mine; a mark never moves back.
         const { chat_id, up_to } = (event as FlowEvent<'messages-read'>).additional_info;
@@ -199,7 +206,12 @@ export const useChatsStore = create<ChatsState>((set, get) => {
       if (newMessage) {
         const { user } = (event as FlowEvent<'text' | 'hang'>).additional_info;
         const message = withMessageDefaults((event as FlowEvent<'text' | 'hang'>).additional_info.message!);
-        if (user) useUsersStore.getState().upsert([user]);
+        // The sender's profile as the event carries it, one copy for every member: without the phone, which only
+        // some of them may see — a phone already known from the list stays.
+        if (user) {
+          const phone = user.phone ?? useUsersStore.getState().profiles[user.id]?.phone;
+          useUsersStore.getState().upsert([phone ? { ...user, phone } : user]);
+        }
         const known = get().chats.find((chat) => chat.id === message.chat_id);
         if (!known) {
           void fetchChat(message.chat_id);
