@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './test';
-import { FOURTH_ADMIN_PHONE, addContact, openChatWith, send, signUpAdminInBrowser, signUpInBrowser } from './fixtures';
+import { FOURTH_ADMIN_PHONE, addContact, annaAndBoris, messageRow, openChatWith, send, signUpAdminInBrowser, signUpInBrowser } from './fixtures';
 
 const THEMES = ['light', 'dark'] as const;
 
@@ -76,4 +76,66 @@ test('every main screen meets WCAG AA (contrast included) in the light and the d
   await staffBar.getByRole('link', { name: 'Files' }).click();
   await expect(admin.getByRole('heading', { name: 'Files' })).toBeVisible();
   await expectAccessible(admin, 'files');
+});
+
+test('a dialog, the message menu and the side-bar tabs work with the keyboard alone, and meet WCAG AA while open', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const { anna } = await annaAndBoris(browser);
+  await send(anna, 'Menus by keyboard');
+  const focusIsInside = (selector: string) => anna.evaluate((inside) => document.activeElement?.closest(inside) !== null, selector);
+
+  // The message menu: Enter on its button opens it on its first item, the arrows walk it (wrapping), Home and End
+  // reach its ends, Escape closes it back on its button.
+  const trigger = messageRow(anna, 'Menus by keyboard').getByRole('button', { name: 'Message actions' });
+  await trigger.focus();
+  await anna.keyboard.press('Enter');
+  const menu = anna.getByRole('menu', { name: 'Message actions' });
+  await expect(menu).toBeVisible();
+  const items = menu.locator('[role="menuitem"], [role="menuitemcheckbox"]');
+  await expect(items.first()).toBeFocused();
+  await expectAccessible(anna, 'the message menu');
+  await anna.keyboard.press('End');
+  await expect(items.last()).toBeFocused();
+  await anna.keyboard.press('ArrowDown');
+  await expect(items.first()).toBeFocused();
+  await anna.keyboard.press('ArrowUp');
+  await expect(items.last()).toBeFocused();
+  await anna.keyboard.press('ArrowUp');
+  await expect(items.nth((await items.count()) - 2)).toBeFocused();
+  await anna.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(trigger).toBeFocused();
+
+  // A dialog: modal (the page behind is inert), Tab never leaves it, Escape closes it and focus goes back.
+  await anna.getByRole('tab', { name: 'Contacts' }).click();
+  const opener = anna.getByRole('button', { name: 'New contact' });
+  await opener.focus();
+  await anna.keyboard.press('Enter');
+  const dialog = anna.getByRole('dialog', { name: 'New contact' });
+  await expect(dialog).toBeVisible();
+  expect(await dialog.evaluate((element) => element.matches(':modal'))).toBe(true);
+  expect(await focusIsInside('dialog')).toBe(true);
+  for (let step = 0; step < 12; step += 1) {
+    await anna.keyboard.press(step % 4 === 3 ? 'Shift+Tab' : 'Tab');
+    expect(await focusIsInside('dialog'), `focus after ${step + 1} presses of Tab`).toBe(true);
+  }
+  await expectAccessible(anna, 'a dialog');
+  await anna.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(opener).toBeFocused();
+
+  // The side-bar tabs: one stop in the Tab order (the selected tab); the arrows move between them, Enter opens.
+  const tabs = anna.getByRole('tablist', { name: 'Sections' });
+  await expect(tabs.locator('[role="tab"][tabindex="0"]')).toHaveCount(1);
+  await anna.getByRole('tab', { name: 'Contacts' }).focus();
+  await anna.keyboard.press('ArrowLeft');
+  await expect(anna.getByRole('tab', { name: 'Calls' })).toBeFocused();
+  await anna.keyboard.press('Enter');
+  await expect(anna.getByRole('tab', { name: 'Calls' })).toHaveAttribute('aria-selected', 'true');
+  await expect(anna.getByRole('tab', { name: 'Calls' })).toHaveAttribute('tabindex', '0');
+  await anna.keyboard.press('ArrowLeft');
+  await anna.keyboard.press('ArrowLeft');
+  await expect(anna.getByRole('tab', { name: 'Profile' })).toBeFocused();
+  await anna.keyboard.press('Home');
+  await expect(anna.getByRole('tab', { name: 'Chats' })).toBeFocused();
 });

@@ -13,9 +13,9 @@ import { BundleAnalyzerPlugin } from 'webpack-bundle-analyzer';
 
 const require = createRequire(import.meta.url);
 
-/** Shared package of our own: a real version, required by hand (pnpm's `workspace:*` is not semver). */
+/** Shared package of our own: its real version, from its package.json (pnpm's `workspace:*` is not semver). */
 const SHARED_PACKAGE = '@messenger/shared';
-const SHARED_PACKAGE_VERSION = '1.1.0';
+const SHARED_PACKAGE_VERSION = require('../shared/package.json').version;
 /**
  * The router, shared through a package of our own that re-exports only what the apps use: a shared module is
  * never tree-shaken, but react-router inside it is. react-router itself is not shared: nothing imports it directly.

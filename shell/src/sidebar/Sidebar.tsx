@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useLocation, useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
-import { unlessGuest, useAuthStore } from '@messenger/shared';
+import { moveFocusByArrows, unlessGuest, useAuthStore } from '@messenger/shared';
 import { RemoteSlot } from '../remotes/RemoteSlot';
 import { Remotes } from '../remotes/registry';
 import { useSidebarStore, type SidebarTab } from '../layouts/useSidebarStore';
@@ -59,12 +59,15 @@ export function Sidebar() {
         <RemoteSlot key={current} remote={CONTENT[current].remote} module={CONTENT[current].module} />
       </div>
       <nav className="shell-sidebar-tabs" aria-label={t('sidebar.navigation')}>
-        <div role="tablist" aria-label={t('sidebar.navigation')}>
+        {/* Roving focus: only the selected tab is in the Tab order; the arrows move between tabs, Enter or Space
+            opens the focused one (tabs load a remote, so focus alone does not switch). */}
+        <div role="tablist" aria-label={t('sidebar.navigation')} tabIndex={-1} onKeyDown={(event) => moveFocusByArrows(event, '[role="tab"]', 'horizontal')}>
           {TABS.map((tab) => (
             <button
               key={tab}
               type="button"
               role="tab"
+              tabIndex={tab === current ? 0 : -1}
               aria-selected={tab === current}
               aria-controls={panelId}
               className="shell-tab"

@@ -40,7 +40,7 @@ export function ChatPage({ chatId }: { chatId: number }) {
   useEffect(() => {
     if (!panelOpen) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !document.querySelector('[role="dialog"]')) setPanelOpen(false);
+      if (event.key === 'Escape' && !document.querySelector('dialog[open], [role="dialog"]')) setPanelOpen(false);
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);

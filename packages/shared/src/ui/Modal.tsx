@@ -2,63 +2,134 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import './ui.css';
 
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** Tab from the last control goes to the first, Shift+Tab from the first (or the dialog itself) to the last. */
+function wrapFocus(dialog: HTMLElement, event: { shiftKey: boolean; preventDefault(): void }): void {
+  const controls = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((control) => control.closest('dialog') === dialog);
+  const first = controls[0];
+  const last = controls[controls.length - 1];
+  if (!first || !last) {
+    event.preventDefault();
+    return;
+  }
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || active === dialog)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (active === last || !dialog.contains(active))) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
 interface ModalProps {
   title: string;
   onClose: () => void;
   children: ReactNode;
   /** Show the close icon (spec §2: optional). */
   closeIcon?: boolean;
+  /**
+   * An urgent question (an incoming call): an `alertdialog` whose focus goes to the dialog itself, not to a button,
+   * so a keystroke meant for the page cannot answer it; a click outside does not close it (Escape does).
+   */
+  alert?: boolean;
+  /** The id of the text that says what the dialog is about (`aria-describedby`). */
+  describedBy?: string;
+  /** Extra classes of the panel and of its title. */
+  className?: string;
+  titleClassName?: string;
 }
 
 /**
- * A modal dialog (spec §2): closes on a click outside it, on Escape, or on its optional close icon. Focus moves
- * into it when it opens and back where it was when it closes. The caller unmounts it to close, which also resets
- * the form inside.
+ * The one modal dialog of the product (spec §2), a native `<dialog>` opened with `showModal()`: the browser keeps
+ * focus inside it and makes everything else inert (no click, no Tab, no screen-reader cursor reaches the page
+ * behind), and it sits above everything whatever the page's stacking. It closes on a click outside it (not an
+ * alert), on Escape, or on its optional close icon; focus moves into it when it opens and back where it was when
+ * it closes. The caller unmounts it to close, which also resets the form inside.
  */
-export function Modal({ title, onClose, children, closeIcon = true }: ModalProps) {
+export function Modal({ title, onClose, children, closeIcon = true, alert = false, describedBy, className, titleClassName }: ModalProps) {
   const { t } = useTranslation('common');
   const titleId = useId();
-  const dialog = useRef<HTMLDivElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
   // The latest onClose, so a parent's re-render (a new inline callback) does not re-run the effect below — that
   // moved focus back to the first button, and away from wherever the person was, on every render.
   const closeRef = useRef(onClose);
   useEffect(() => {
     closeRef.current = onClose;
   }, [onClose]);
+  // Asked to close once per opening: Escape may both fire `cancel` and (when the browser does not let it be
+  // cancelled) close the dialog; an incoming call must not be declined twice.
+  const asked = useRef(false);
+  const close = () => {
+    if (asked.current) return;
+    asked.current = true;
+    closeRef.current();
+  };
 
   useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
     const previous = document.activeElement as HTMLElement | null;
-    const first = dialog.current?.querySelector<HTMLElement>('input, select, textarea, button:not([data-close])');
-    (first ?? dialog.current)?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') closeRef.current();
-    };
-    document.addEventListener('keydown', onKey);
+    // jsdom (unit tests) has no showModal: there the dialog is simply open.
+    if (typeof element.showModal === 'function') {
+      if (!element.open) element.showModal();
+    } else element.setAttribute('open', '');
+    const first = alert ? null : element.querySelector<HTMLElement>('input, select, textarea, button:not([data-close])');
+    (first ?? element).focus();
     return () => {
-      document.removeEventListener('keydown', onKey);
-      previous?.focus?.();
+      if (element.open && typeof element.close === 'function') element.close();
+      if (previous?.isConnected) previous.focus();
     };
-  }, []);
+  }, [alert]);
 
   return (
-    <div
-      className="ui-modal-backdrop"
-      role="presentation"
+    // The dialog itself takes Escape, Tab and a press outside its panel, as a modal dialog does.
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
+    <dialog
+      ref={dialog}
+      className="ui-modal-layer"
+      role={alert ? 'alertdialog' : undefined}
+      aria-labelledby={titleId}
+      aria-describedby={describedBy}
+      tabIndex={-1}
+      aria-modal="true"
+      onKeyDown={(event) => {
+        // Escape and Tab are handled here as well as by the browser's modal dialog, so both behave the same everywhere
+        // (and a dialog opened over another one answers alone).
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          event.stopPropagation();
+          close();
+        } else if (event.key === 'Tab') {
+          event.stopPropagation();
+          wrapFocus(event.currentTarget, event);
+        }
+      }}
+      onCancel={(event) => {
+        event.preventDefault();
+        close();
+      }}
+      // The browser closed it itself (an Escape it would not let be cancelled): the caller unmounts it too.
+      onClose={() => close()}
       onMouseDown={(event) => {
-        if (event.target === event.currentTarget) onClose();
+        // The layer around the panel is the dialog element itself: a press there is outside the panel.
+        if (!alert && event.target === event.currentTarget) close();
       }}
     >
-      <div className="ui-modal" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={dialog} tabIndex={-1}>
+      <div className={className ? `ui-modal ${className}` : 'ui-modal'}>
         <header className="ui-modal-header">
-          <h2 id={titleId}>{title}</h2>
+          <h2 id={titleId} className={titleClassName}>
+            {title}
+          </h2>
           {closeIcon && (
-            <button type="button" data-close className="ui-icon-button" aria-label={t('actions.close')} onClick={onClose}>
+            <button type="button" data-close className="ui-icon-button" aria-label={t('actions.close')} onClick={() => close()}>
               ×
             </button>
           )}
         </header>
         {children}
       </div>
-    </div>
+    </dialog>
   );
 }

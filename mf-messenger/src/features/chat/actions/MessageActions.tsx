@@ -6,6 +6,7 @@ import {
   Role,
   canEdit,
   discardUnsent,
+  moveFocusByArrows,
   retrySend,
   useAuthStore,
   useNotificationsStore,
@@ -28,6 +29,8 @@ interface MessageActionsProps {
   onClose: () => void;
 }
 
+const MENU_ITEMS = '[role="menuitem"], [role="menuitemcheckbox"]';
+
 /** Who may delete a message: its sender, the group's owner, and admins in secret groups (the server checks too). */
 function canDelete(message: ChatMessage, chat: Chat, me: { id: number; role: number } | null): boolean {
   if (!me) return false;
@@ -47,7 +50,7 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
 
   useEffect(() => {
     if (!position) return;
-    menu.current?.querySelector<HTMLElement>('[role="menuitem"], [role="menuitemcheckbox"]')?.focus();
+    menu.current?.querySelector<HTMLElement>(MENU_ITEMS)?.focus();
     const close = (event: Event) => {
       if (event instanceof KeyboardEvent && event.key !== 'Escape') return;
       if (event instanceof MouseEvent && menu.current?.contains(event.target as Node)) return;
@@ -77,6 +80,7 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
     <button
       type="button"
       role="menuitem"
+      tabIndex={-1}
       className="msg-menu-item"
       onClick={() => {
         onClose();
@@ -111,6 +115,16 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
           id={menuId}
           role="menu"
           aria-label={t('chat.actions')}
+          tabIndex={-1}
+          // Arrows move between the items (the reactions row too), Home and End to the ends; Tab closes the menu
+          // and returns to its button, as Escape does.
+          onKeyDown={(event) => {
+            if (event.key === 'Tab') {
+              event.preventDefault();
+              onClose();
+              trigger.current?.focus();
+            } else moveFocusByArrows(event, MENU_ITEMS, 'both');
+          }}
           className={own ? 'msg-menu msg-menu-own' : 'msg-menu'}
           style={{ left: Math.min(position.x, window.innerWidth - 200), top: Math.min(position.y, window.innerHeight - 240) }}
         >
@@ -121,6 +135,7 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
                   key={reaction.emoji}
                   type="button"
                   role="menuitemcheckbox"
+                  tabIndex={-1}
                   aria-checked={myReaction(message, me?.id) === reaction.emoji}
                   className="msg-menu-reaction"
                   aria-label={t('reactions.reactWith', { name: t(reaction.name) })}

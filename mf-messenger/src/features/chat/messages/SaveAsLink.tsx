@@ -23,7 +23,9 @@ export function SaveAsLink({ path, name, asMenuItem = false, onDone }: { path: s
     }
   };
   return (
-    <button type="button" className={asMenuItem ? 'msg-menu-item' : 'ui-button msg-save-as'} role={asMenuItem ? 'menuitem' : undefined} onClick={() => void save()}>
+    <button type="button" className={asMenuItem ? 'msg-menu-item' : 'ui-button msg-save-as'} role={asMenuItem ? 'menuitem' : undefined}
+      tabIndex={asMenuItem ? -1 : undefined}
+      onClick={() => void save()}>
       {t('chat.saveAs')}
     </button>
   );
