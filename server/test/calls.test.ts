@@ -41,10 +41,10 @@ async function join(server: TestServer, person: Person, chatId: number): Promise
 }
 
 /** Hangs up over the chat socket, as the client does (spec §7), and returns the answer frame. */
-async function hang(server: TestServer, person: Person, chatId: number): Promise<any> {
+async function hang(server: TestServer, person: Person, chatId: number, callId?: number): Promise<any> {
   const socket = await SocketProbe.open(chatSocketUrl(server, person.token));
   try {
-    socket.send({ type: 'hang', text: String(chatId) });
+    socket.send({ type: 'hang', text: String(chatId), ...(callId === undefined ? {} : { call_id: callId }) });
     const frames = await socket.until((all) => all.some((frame) => frame.type === 'hung' || frame.type === 'error'));
     return frames.find((frame) => frame.type === 'hung' || frame.type === 'error');
   } finally {
@@ -120,6 +120,8 @@ describe('calls', () => {
     // A hang-up with no call left is refused, naming the chat (so a client knows which hang-up it answers).
     const refused = await hang(server, anna, chatId);
     assert.deepEqual([refused.type, refused.chat_id, refused.client_id, refused.status], ['error', chatId, undefined, 404]);
+    // Naming the call that ended, the same hang-up (repeated after a lost answer) is answered and ends nothing.
+    assert.deepEqual(await hang(server, boris, chatId, started.call.id), { type: 'hung', chat_id: chatId });
     for (const flow of [annaFlow, borisFlow]) {
       const ended = await nextEvent(flow, (event) => event.event_type === 'hang');
       assert.equal(ended.additional_info.reason, 'ended');
@@ -249,6 +251,12 @@ describe('calls', () => {
     const ended = await nextEvent(annaFlow, (event) => event.event_type === 'hang');
     assert.equal(ended.additional_info.reason, 'rejected');
     annaFlow.close();
+    // Boris calls back; a hang-up of Anna's first call that arrives only now (sent again after a lost answer) names
+    // that call, and the new one goes on.
+    const again = await call(server, boris, chatId);
+    assert.deepEqual(await hang(server, anna, chatId, ended.additional_info.call_id), { type: 'hung', chat_id: chatId });
+    const running = await request(server, 'GET', `/chat/call-id?chat_id=${chatId}`, { token: anna.token });
+    assert.equal(running.body.call_id, again.call.id);
   });
 
   it('one call at a time: a busy callee ends the new call at once; a caller already in a call is refused', async () => {

@@ -7,7 +7,23 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { startServer, type TestServer } from './helpers/server.js';
-import { events, flowUrl, pngBytes, privateChat, randomPhone, request, sendFrame, sendText, signUp, SocketProbe, upload, type Person } from './helpers/client.js';
+import { makeStaff } from './helpers/staff.js';
+import {
+  chatSocketUrl,
+  events,
+  flowUrl,
+  pngBytes,
+  privateChat,
+  randomPhone,
+  request,
+  sendFrame,
+  sendText,
+  signUp,
+  SocketProbe,
+  upload,
+  waitFor,
+  type Person,
+} from './helpers/client.js';
 
 /** What this test needs of the client's code (typed here: it is built for browsers, not checked with the server). */
 interface Store<T> {
@@ -75,6 +91,10 @@ async function verifyAction<T>(server: TestServer, people: Person[], action: () 
   const flows = await Promise.all(people.map((person, index) => SocketProbe.open(flowUrl(server, person.token, before[index]!.list.seq))));
   try {
     const result = await action();
+    // An action that was refused changes nothing: the comparison would prove nothing.
+    const answer = result as { status?: unknown; type?: unknown } | undefined;
+    if (typeof answer?.status === 'number') assert.ok(answer.status < 300, `the action was refused: ${JSON.stringify(result)}`);
+    if (answer?.type === 'error') assert.fail(`the action was refused: ${JSON.stringify(result)}`);
     for (const [index, person] of people.entries()) {
       const start = before[index]!;
       const fresh = await freshState(server, person);
@@ -204,6 +224,18 @@ describe('verify_action: a list from events equals a fresh fetch', () => {
     await sendText(server, vika, chatId, 'unread for Boris before he calls');
     await verifyAction(server, [boris, vika], () => request(server, 'POST', '/meet/call', { token: boris.token, body: { chat_id: chatId } }));
     await verifyAction(server, [boris, vika], () => request(server, 'POST', '/meet/reject', { token: vika.token, body: { chat_id: chatId } }));
+    // A group call: its message reaches the caller's other tabs too; the caller gives up before anyone answers.
+    const groupChat = await group(server, anna, [boris, vika], 'Callers');
+    const groupCall = await verifyAction(server, [anna, boris, vika], () => request(server, 'POST', '/meet/call', { token: anna.token, body: { chat_id: groupChat.id } }));
+    await verifyAction(server, [anna, boris, vika], async () => {
+      const socket = await SocketProbe.open(chatSocketUrl(server, anna.token));
+      try {
+        socket.send({ type: 'hang', text: String(groupChat.id), call_id: groupCall.body.call.id });
+        return (await socket.until((frames) => frames.some((frame) => frame.type === 'hung' || frame.type === 'error'))).at(-1);
+      } finally {
+        socket.close();
+      }
+    });
     // Boris calls Vika again (ringing, so he is in a call); Anna calls Boris: busy at once.
     const annaAndBoris = await privateChat(server, anna, boris);
     const started = await request(server, 'POST', '/meet/call', { token: boris.token, body: { chat_id: chatId } });
@@ -227,11 +259,27 @@ describe('verify_action: a list from events equals a fresh fetch', () => {
     await verifyAction(server, [anna], () => signUp(server, { phone }));
   });
 
-  it('blocking a person', async () => {
-    const chatId = await privateChat(server, vika, anna);
-    await sendText(server, vika, chatId, 'before the block');
-    await verifyAction(server, [anna, vika], () => request(server, 'PUT', '/user/block', { token: anna.token, body: { user_id: vika.id, blocked: true } }));
-    await verifyAction(server, [anna, vika], () => request(server, 'PUT', '/user/block', { token: anna.token, body: { user_id: vika.id, blocked: false } }));
+  it('an admin blocks a person and lets them back: their chat partners see it as a fresh fetch does', async () => {
+    const admin = await signUp(server, { name: 'Admin' });
+    await makeStaff(server, admin, 2);
+    const mallory = await signUp(server, { name: 'Mallory' });
+    const chatId = await privateChat(server, anna, mallory);
+    await sendText(server, mallory, chatId, 'before the block');
+    await verifyAction(server, [anna], () => request(server, 'PUT', '/user/block', { token: admin.token, body: { user_id: mallory.id, blocked: true } }));
+    await verifyAction(server, [anna], () => request(server, 'PUT', '/user/block', { token: admin.token, body: { user_id: mallory.id, blocked: false } }));
+  });
+
+  it('auto-delete: a message that expires is swept, and the list from events shows what a fresh fetch does', async () => {
+    // Its only message: with none left, an expired one is not "Message deleted" (that is for a person's deletion).
+    const chatId = await privateChat(server, anna, vika);
+    await request(server, 'PUT', '/chat/interval', { token: anna.token, body: { chat_id: chatId, interval: 5 } });
+    const fleeting = await sendText(server, vika, chatId, 'gone in 5 s');
+    await verifyAction(server, [anna, vika], () =>
+      waitFor(async () => {
+        const chat = (await request(server, 'GET', `/chat/${chatId}`, { token: anna.token })).body.chat;
+        return chat.last_message?.id !== fleeting.message.id;
+      }, 'the sweeper to take the expired message'),
+    );
   });
 
   it('the actions above produced every event type there is', () => {

@@ -84,6 +84,8 @@ export class CallSession {
   private away = new Set<number>();
   /** How long I keep trying to come back after a drop: the server's `reconnect_seconds`, from my last ticket. */
   private reconnectWindowMs: number | null = null;
+  /** The call this session is in, once its ticket came: a hang-up names it. */
+  private callId: number | null = null;
   /** Whose picture is on or off, as the others' browsers say (the server's `video`). */
   private videoStates = new Map<number, boolean>();
   private readonly stats = new Map<number, { frameRate: number; audioLevel: number }>();
@@ -216,7 +218,7 @@ export class CallSession {
     this.finish(reason);
     // If the chat socket cannot say it, the closed meeting socket already took me out of the room; the server
     // ends the call once nobody is left in it (or at the ring time), so there is nothing more to do here.
-    await hangUpCall(this.options.chatId).catch(() => undefined);
+    await hangUpCall(this.options.chatId, this.callId ?? undefined).catch(() => undefined);
   }
 
   /** Drops everything without telling the server (the call already ended there). */
@@ -271,6 +273,7 @@ export class CallSession {
       return;
     }
     if (early) {
+      this.callId = early.ticket.call_id;
       this.reconnectWindowMs = early.ticket.reconnect_seconds * 1000;
       this.outgoingStream = early.outgoing.stream;
       this.connection = early;
@@ -280,6 +283,7 @@ export class CallSession {
       // From now on what goes out is the engine's: my microphone, and my camera or the blank picture.
       void early.sendMedia(this.microphone?.getAudioTracks()[0] ?? null, this.currentVideo(), this.videoOn()).catch(() => undefined);
     } else {
+      this.callId = ticket.call_id;
       this.reconnectWindowMs = ticket.reconnect_seconds * 1000;
       this.connection = new MeetingConnection(
         this.options.chatId,

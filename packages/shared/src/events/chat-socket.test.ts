@@ -152,4 +152,30 @@ describe('ChatSocket', () => {
     await jest.advanceTimersByTimeAsync(config.hangAnswerMs);
     await outcome;
   });
+
+  it('names the call in a hang-up when it knows it', async () => {
+    const chat = setup();
+    const hung = chat.hang(12, 345);
+    await jest.advanceTimersByTimeAsync(0);
+    const fake = FakeSocket.all[0]!;
+    fake.open();
+    expect(fake.sent).toEqual([{ type: 'hang', text: '12', call_id: 345 }]);
+    fake.reply({ type: 'hung', chat_id: 12 });
+    await expect(hung).resolves.toBeUndefined();
+  });
+
+  it('sends again on the next socket what a silent one carried (no acknowledgement in time)', async () => {
+    const chat = setup();
+    const result = chat.send(frame(1));
+    await jest.advanceTimersByTimeAsync(0);
+    const first = FakeSocket.all[0]!;
+    first.open();
+    expect(ids(first.sent)).toEqual(['c1']);
+    await jest.advanceTimersByTimeAsync(config.sendAckTimeoutMs + 5_000);
+    const second = FakeSocket.all[1]!;
+    second.open();
+    expect(ids(second.sent)).toEqual(['c1']);
+    second.ack('c1');
+    await expect(result).resolves.toMatchObject({ client_id: 'c1' });
+  });
 });

@@ -17,6 +17,8 @@ export interface OutgoingMessage {
 
 /** A hang-up waiting for the server's answer. */
 interface PendingHang {
+  /** The call meant, when known: a repeat that reaches the server after it ended ends nothing. */
+  callId: number | undefined;
   done: Promise<void>;
   resolve: () => void;
   reject: (error: ApiError) => void;
@@ -104,9 +106,10 @@ export class ChatSocket {
   /**
    * Spec §7's hang-up, `{type: 'hang', text: chat_id}`: a private call ends for both, in a group only I leave.
    * Resolves when the server answers `hung`; rejects on its refusal, or when no answer comes within
-   * `hangAnswerMs`. Sent again if the socket has to reopen first; a second hang-up of the same chat shares the first.
+   * `hangAnswerMs`. Sent again if the socket has to reopen first — with `callId`, so that a repeat of a hang-up the
+   * server already did ends nothing else; a second hang-up of the same chat shares the first.
    */
-  hang(chatId: number): Promise<void> {
+  hang(chatId: number, callId?: number): Promise<void> {
     this.closed = false;
     const waiting = this.hangs.get(chatId);
     if (waiting) return waiting.done;
@@ -117,7 +120,7 @@ export class ChatSocket {
       reject = fail;
     });
     const timer = setTimeout(() => this.settleHang(chatId, new ApiError(0, 'network', 'No answer to the hang-up')), config.hangAnswerMs);
-    this.hangs.set(chatId, { done, resolve, reject, sent: false, timer });
+    this.hangs.set(chatId, { callId, done, resolve, reject, sent: false, timer });
     if (this.socket?.readyState === WebSocket.OPEN) this.sendHangs();
     else void this.open();
     return done;
@@ -217,6 +220,9 @@ export class ChatSocket {
     if (this.pending.size === 0) return;
     const socket = this.socket;
     this.socket = null;
+    // This socket's close is not seen (it is no longer the current one): what it carried goes again on the next.
+    for (const pending of this.pending.values()) pending.inFlight = false;
+    for (const hang of this.hangs.values()) hang.sent = false;
     socket?.close(config.socketNormalCloseCode, 'no acknowledgement');
     this.scheduleRetry();
   }
@@ -263,7 +269,7 @@ export class ChatSocket {
     for (const [chatId, hang] of this.hangs) {
       if (hang.sent) continue;
       hang.sent = true;
-      socket.send(JSON.stringify({ type: 'hang', text: String(chatId) }));
+      socket.send(JSON.stringify(hang.callId === undefined ? { type: 'hang', text: String(chatId) } : { type: 'hang', text: String(chatId), call_id: hang.callId }));
     }
   }
 

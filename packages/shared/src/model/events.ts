@@ -17,10 +17,18 @@ export interface FlowEventMap {
   /** Its sender edited a message: `message` as it now is. */
   'message-edited': { chat_id: number; message_id: number; message: Message };
   /**
-   * A message was deleted: the chat's latest message now, and my unread counts after it (the server's; absent
-   * from events logged before it said them).
+   * A message was deleted (or expired): the chat's latest message now, and my unread counts after it (the
+   * server's; the optional fields are absent from events logged before it said them).
    */
-  'message-deleted': { chat_id: number; message_id: number; last_message: Message | null; unread_messages?: number; unread_mentions?: number };
+  'message-deleted': {
+    chat_id: number;
+    message_id: number;
+    last_message: Message | null;
+    /** No message left, the newest deleted by a person (not expired): the preview says "Message deleted". */
+    last_message_deleted?: boolean;
+    unread_messages?: number;
+    unread_mentions?: number;
+  };
   'invited-to-chat': { chat_id: number; chat: Chat; user: PublicUser };
   'chat-interval': { chat_id: number; interval: number; user: PublicUser };
   'chat-updated': { chat_id: number; chat: Chat };

@@ -73,7 +73,7 @@ export interface MessageMeta {
   duration_ms?: number;
   width?: number;
   height?: number;
-  /** A call's message: how the call went (`ringing` and `active` while it runs) — set by the server. */
+  /** A call's message: how the call went, set by the server when it ends (absent while it runs). */
   call_status?: 'ringing' | 'active' | 'ended' | 'missed' | 'rejected' | 'busy';
   /** A call's message: how long it was connected, once it is over (null when it never was). */
   duration_seconds?: number | null;
@@ -150,7 +150,7 @@ export interface Chat {
   notifications: boolean;
   /** Read receipts: the newest message someone else in the chat has read up to (0: none); mine up to it are read. */
   read_by_others_up_to: number;
-  /** Every message of the chat was deleted by a person (none expired) and none is left: the preview says so (spec §4). */
+  /** No message is left and the newest was deleted by a person (not expired): the preview says so (spec §4). */
   last_message_deleted?: boolean;
 }
 

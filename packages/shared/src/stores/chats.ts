@@ -85,8 +85,12 @@ export const useChatsStore = create<ChatsState>((set, get) => {
     const mine = message.sender_id === myId;
     // Whoever writes has read the chat up to their message (the server moves their read mark there too).
     const readByOthers = mine ? chat.read_by_others_up_to : Math.max(chat.read_by_others_up_to, message.id);
-    // The preview's own message again (a call's, now with its outcome): shown as it now is, counted once.
-    if (chat.last_message?.id === message.id) return { ...chat, last_message: message, read_by_others_up_to: readByOthers };
+    // The preview's own message again: counted once, and shown as it now is — except that a call's message that
+    // already tells how the call went never goes back to the copy from before (a late answer to starting it).
+    if (chat.last_message?.id === message.id) {
+      const outcomeKept = chat.last_message.meta?.call_status !== undefined && message.meta?.call_status === undefined;
+      return { ...chat, last_message: outcomeKept ? chat.last_message : message, read_by_others_up_to: readByOthers };
+    }
     // An older message (a replay racing a fresher list) must not replace a newer preview.
     if (chat.last_message && chat.last_message.id > message.id) {
       return readByOthers === chat.read_by_others_up_to ? chat : { ...chat, read_by_others_up_to: readByOthers };
@@ -178,14 +182,14 @@ export const useChatsStore = create<ChatsState>((set, get) => {
         return;
       }
       if (event.event_type === 'message-deleted') {
-        const { chat_id, last_message } = (event as FlowEvent<'message-deleted'>).additional_info;
+        const { chat_id, last_message, last_message_deleted } = (event as FlowEvent<'message-deleted'>).additional_info;
         const chat = get().chats.find((candidate) => candidate.id === chat_id);
         if (!chat) return;
         // Spec §4: the preview becomes the latest message left, or "Message deleted" when none is.
         get().patch(chat_id, {
           last_message,
           last_message_at: last_message?.created_at ?? chat.last_message_at,
-          last_message_deleted: last_message === null,
+          last_message_deleted: last_message_deleted ?? last_message === null,
         });
         // Whether it was unread for me only the server knows: the event says what is left (older events did not,
         // then it is asked).
@@ -200,12 +204,18 @@ export const useChatsStore = create<ChatsState>((set, get) => {
         return;
       }
       // A call's message counts like any message: it moves the chat up and is unread for the others. It comes with
-      // `call`, or with `hang` when the call was busy at once; a `hang` at a call's end brings it with its outcome.
-      const newMessage =
-        isMessageEvent(event) || event.event_type === 'call' || (event.event_type === 'hang' && (event as FlowEvent<'hang'>).additional_info.message);
-      if (newMessage) {
-        const { user } = (event as FlowEvent<'text' | 'hang'>).additional_info;
-        const message = withMessageDefaults((event as FlowEvent<'text' | 'hang'>).additional_info.message!);
+      // `call`, or with `hang` when the call was busy at once (that `hang` names the caller, as `call` does).
+      if (event.event_type === 'hang' && !(event as FlowEvent<'hang'>).additional_info.user) {
+        // The end of a call: its message, now with the outcome, where the preview shows it (never counted again).
+        const { chat_id, message } = (event as FlowEvent<'hang'>).additional_info;
+        const chat = get().chats.find((candidate) => candidate.id === chat_id);
+        if (message && chat?.last_message?.id === message.id) get().patch(chat_id, { last_message: withMessageDefaults(message) });
+        return;
+      }
+      if (isMessageEvent(event) || event.event_type === 'call' || event.event_type === 'hang') {
+        const { user, message: carried } = (event as FlowEvent<'text' | 'hang'>).additional_info;
+        if (!carried) return;
+        const message = withMessageDefaults(carried);
         // The sender's profile as the event carries it, one copy for every member: without the phone, which only
         // some of them may see — a phone already known from the list stays.
         if (user) {

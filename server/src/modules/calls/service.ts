@@ -192,9 +192,19 @@ export class CallsService {
     return { rejected: true };
   }
 
-  /** Spec §7 app-socket hang-up: a private call ends for both; in a group the person leaves it. */
-  async hang(userId: number, chatId: number): Promise<void> {
+  /**
+   * Spec §7 app-socket hang-up: a private call ends for both; in a group the person leaves it. A hang-up that names
+   * its call (`callId`) and comes after that call is over — sent again after a lost answer — ends nothing, not even a
+   * newer call of the chat.
+   */
+  async hang(userId: number, chatId: number, callId?: number): Promise<void> {
+    if (callId !== undefined) {
+      const members = await memberIds(this.db, chatId);
+      if (!members.includes(userId)) throw chatUnavailable();
+      if ((await this.runningIn(this.db, chatId))?.id !== callId) return;
+    }
     const call = await this.requireRunning(userId, chatId);
+    if (callId !== undefined && call.id !== callId) return;
     const [chat] = await this.db.query<{ chat_type: string }>('SELECT chat_type FROM chats WHERE id = $1', [chatId]);
     if (chat?.chat_type === 'private') {
       await this.end(call.id, call.connected ? 'ended' : 'missed');
@@ -494,14 +504,17 @@ export class CallsService {
     this.clearRingTimer(callId);
     for (const userId of [...(this.away.get(callId)?.keys() ?? [])]) this.clearAway(callId, userId);
     const ended = await this.db.transaction(async (tx) => {
+      // The chat's lock first, then the message, then the people: the order of every writer of a chat's messages
+      // (the expiry sweeper may be deleting this call's message at the same moment).
+      const [running] = await tx.query<{ chat_id: number }>('SELECT chat_id FROM calls WHERE id = $1 AND ended_at IS NULL', [callId]);
+      if (!running) return null;
+      await lockChat(tx, running.chat_id);
       const [call] = await tx.query<CallRow>(
         `UPDATE calls SET ended_at = now(), status = $2 WHERE id = $1 AND ended_at IS NULL RETURNING ${CALL_COLUMNS}`,
         [callId, reason],
       );
       if (!call) return null;
       await tx.query('UPDATE call_participants SET left_at = now() WHERE call_id = $1 AND left_at IS NULL', [callId]);
-      const members = await memberIds(tx, call.chat_id);
-      await this.events.lockRecipients(tx, members);
       if (call.message_id) {
         // The call's message tells its outcome from now on (the chat shows "Missed", "Declined", or how long).
         await tx.query(
@@ -512,7 +525,11 @@ export class CallsService {
           [callId],
         );
       }
-      const message = call.message_id ? await findMessageView(tx, call.message_id) : null;
+      const members = await memberIds(tx, call.chat_id);
+      await this.events.lockRecipients(tx, members);
+      // An expired message (the chat's auto-delete time passed during the call) is not shown again.
+      const stored = call.message_id ? await findMessageView(tx, call.message_id) : null;
+      const message = stored && (stored.expires_at === null || Date.parse(stored.expires_at) > Date.now()) ? stored : null;
       if (reason === 'rejected' && options.rejectedBy !== undefined) {
         const [user] = await publicProfiles(tx, 0, 0, [options.rejectedBy]);
         await this.events.append(tx, [call.caller_id], 'call-rejected', { chat_id: call.chat_id, call_id: call.id, user });

@@ -13,7 +13,7 @@ export interface MessageMeta {
   duration_ms?: number;
   width?: number;
   height?: number;
-  /** A call's message: how the call went (`ringing` and `active` while it runs) — set by the server. */
+  /** A call's message: how the call went, set when it ends (absent while it runs). */
   call_status?: 'ringing' | 'active' | 'ended' | 'missed' | 'rejected' | 'busy';
   /** A call's message: how long it was connected, once it is over (null when it never was). */
   duration_seconds?: number | null;
@@ -169,7 +169,7 @@ export interface ChatView {
   created_at: string;
   last_message: MessageView | null;
   last_message_at: string | null;
-  /** No message is left and the last one was deleted by a person (not expired): the preview says "Message deleted" (spec §4). */
+  /** No message is left and the newest one was deleted by a person (not expired): the preview says "Message deleted" (spec §4). */
   last_message_deleted: boolean;
   unread_messages: number;
   /** Unread messages that mention the viewer (the chat list's @ marker). */
@@ -211,6 +211,17 @@ function readByOthers(viewer: string): string {
             WHERE o.chat_id = c.id AND o.user_id <> ${viewer} AND o.last_read_message_id > o.read_from_message_id) AS read_by_others_up_to`;
 }
 
+/**
+ * Whether chat `chat` (an SQL alias of `chats`) has no message left because its newest one was deleted by a person
+ * (not expired): the list then previews "Message deleted" (spec §4). Only a chat with no message left is looked
+ * into, and only its newest message (one index row).
+ */
+export function lastMessageDeleted(chat: string): string {
+  return `CASE WHEN ${chat}.last_message_id IS NULL THEN coalesce((
+            SELECT d.deleted_at IS NOT NULL AND (d.expires_at IS NULL OR d.expires_at > d.deleted_at)
+              FROM messages d WHERE d.chat_id = ${chat}.id ORDER BY d.id DESC LIMIT 1), false) ELSE false END`;
+}
+
 const CHAT_FIELDS = `c.id, c.chat_type, c.is_secret, c.name, c.avatar, c.owner_id, c.invite_code, c.interval_seconds,
          c.created_at, c.last_message_at,
          (SELECT coalesce(json_agg(p.user_id ORDER BY p.joined_at, p.user_id), '[]'::json)
@@ -218,10 +229,7 @@ const CHAT_FIELDS = `c.id, c.chat_type, c.is_secret, c.name, c.avatar, c.owner_i
          (SELECT row_to_json(lm) FROM (
             SELECT ${MESSAGE_FIELDS} FROM ${MESSAGE_FROM}
              WHERE msg.id = c.last_message_id AND msg.deleted_at IS NULL) lm) AS last_message,
-         -- CASE: only a chat with no message left is looked into (never a long chat's whole history).
-         CASE WHEN c.last_message_id IS NULL THEN EXISTS (
-            SELECT 1 FROM messages d WHERE d.chat_id = c.id AND d.deleted_at IS NOT NULL
-               AND (d.expires_at IS NULL OR d.expires_at > d.deleted_at)) ELSE false END AS last_message_deleted`;
+         ${lastMessageDeleted('c')} AS last_message_deleted`;
 
 /**
  * Members' chats with everything a list row needs, in one query: one row per (member, chat), so filtering on

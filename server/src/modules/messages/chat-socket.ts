@@ -92,7 +92,7 @@ export class ChatSocketSession {
       const chatId = Number(frame.text);
       return this.answer(async () => {
         try {
-          await this.services.calls.hang(this.userId, chatId);
+          await this.services.calls.hang(this.userId, chatId, frame.call_id);
           this.link.send({ type: 'hung', chat_id: chatId });
         } catch (error) {
           // The chat id tells the client which hang-up was refused (a typing refusal names none).

@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/index.js';
 import type { EventLog } from '../../events/log.js';
 import { findMessageView } from '../chats/repository.js';
+import { lastMessageDeleted } from '../chats/model.js';
 
 /**
  * The one way messages are deleted — by their sender or an owner (`DELETE /chat/message/{id}`), by the expiry
@@ -12,9 +13,9 @@ import { findMessageView } from '../chats/repository.js';
  *   (and unread mentions − 1 when it mentioned them),
  *   so the count stays exactly "messages from others after my read mark";
  * - when the chat's last message went, the chat's last message becomes its latest live one (or none);
- * - every member gets `message-deleted {chat_id, message_id, last_message, unread_messages, unread_mentions}` per
- *   message, the last two being that member's counts after the deletion (the server owns read state: clients
- *   show these rather than work them out).
+ * - every member gets, per message, `message-deleted {chat_id, message_id, last_message, last_message_deleted,
+ *   unread_messages, unread_mentions}`: the last two are that member's counts after the deletion (the server owns
+ *   read state: clients show these rather than work them out).
  *
  * Returns the ids actually deleted (those not deleted already).
  */
@@ -56,10 +57,14 @@ export async function deleteMessages(tx: Tx, events: EventLog, chatId: number, m
       [chatId],
     );
   }
-  const [current] = await tx.query<{ last_message_id: number | null }>('SELECT last_message_id FROM chats WHERE id = $1', [chatId]);
+  const [current] = await tx.query<{ last_message_id: number | null; last_message_deleted: boolean }>(
+    `SELECT c.last_message_id, ${lastMessageDeleted('c')} AS last_message_deleted FROM chats c WHERE c.id = $1`,
+    [chatId],
+  );
   const lastMessage = current?.last_message_id ? await findMessageView(tx, current.last_message_id) : null;
+  // Locked: a read mark of one of them (which takes no chat lock) waits for this, so the counts said are the last.
   const members = await tx.query<{ user_id: number; unread_count: number; unread_mentions: number }>(
-    'SELECT user_id, unread_count, unread_mentions FROM chat_members WHERE chat_id = $1',
+    'SELECT user_id, unread_count, unread_mentions FROM chat_members WHERE chat_id = $1 FOR NO KEY UPDATE',
     [chatId],
   );
   const unread = new Map(members.map((row) => [Number(row.user_id), row]));
@@ -68,6 +73,7 @@ export async function deleteMessages(tx: Tx, events: EventLog, chatId: number, m
       chat_id: chatId,
       message_id: messageId,
       last_message: lastMessage,
+      last_message_deleted: current?.last_message_deleted ?? false,
       unread_messages: unread.get(userId)!.unread_count,
       unread_mentions: unread.get(userId)!.unread_mentions,
     }));

@@ -39,8 +39,12 @@ export const ClientFrame = Type.Union([
   Type.Object({ type: Type.Literal('ping') }, { additionalProperties: false }),
   // "I am typing in this chat": passed on to its other members as a live signal, no answer (docs/protocol.md).
   Type.Object({ type: Type.Literal('typing'), chat_id: Id }, { additionalProperties: false }),
-  // Spec §7: hanging up a call; `text` is the chat id, as a string.
-  Type.Object({ type: Type.Literal('hang'), text: Type.String({ pattern: '^[1-9][0-9]{0,15}$' }) }, { additionalProperties: false }),
+  // Spec §7: hanging up a call; `text` is the chat id, as a string. Ours add `call_id`, the call meant: a hang-up
+  // repeated after that call is over ends nothing (a newer call of the chat goes on).
+  Type.Object(
+    { type: Type.Literal('hang'), text: Type.String({ pattern: '^[1-9][0-9]{0,15}$' }), call_id: Type.Optional(Id) },
+    { additionalProperties: false },
+  ),
 ]);
 
 export type ClientFrame = Type.Static<typeof ClientFrame>;
