@@ -60,6 +60,7 @@ export { i18n, addTranslations, errorText, translationsBackend, translationNames
 export { chatDisplay, type ChatDisplay } from './rules/chat-display';
 export { Avatar } from './ui/Avatar';
 export { Modal } from './ui/Modal';
+export { useModalStack } from './ui/modal-stack';
 export { moveFocusByArrows, type ArrowAxis } from './ui/roving-focus';
 export { Shortcuts, isTextEntry, matchesShortcut, shortcutKeys, type Shortcut } from './ui/shortcuts';
 export { ConfirmDialog } from './ui/ConfirmDialog';

@@ -1,20 +1,27 @@
+import { createPortal } from 'react-dom';
 import { useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
-import { avatarPlaceholder, useNotificationsStore, type NotificationItem } from '@messenger/shared';
+import { avatarPlaceholder, useModalStack, useNotificationsStore, type NotificationItem } from '@messenger/shared';
 import { useLiveNotifications } from './useLiveNotifications';
 
-/** The notifications and toasts centre (spec §4: at most 5, message toasts open their chat on click). */
+/**
+ * The notifications and toasts centre (spec §4: at most 5, message toasts open their chat on click). While a modal
+ * dialog is open it is rendered inside it: the page outside a modal dialog is inert (and hidden from screen
+ * readers), and a dialog's own errors are toasts too.
+ */
 export function NotificationCenter() {
   const { t } = useTranslation('shell');
   const items = useNotificationsStore((state) => state.items);
+  const topModal = useModalStack((state) => state.open.at(-1));
   useLiveNotifications();
-  return (
+  const region = (
     <section className="shell-notifications" aria-label={t('notifications.region')} aria-live="polite">
       {items.map((item) => (
         <Notification key={item.id} item={item} />
       ))}
     </section>
   );
+  return topModal ? createPortal(region, topModal) : region;
 }
 
 function Notification({ item }: { item: NotificationItem }) {

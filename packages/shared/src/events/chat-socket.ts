@@ -112,7 +112,16 @@ export class ChatSocket {
   hang(chatId: number, callId?: number): Promise<void> {
     this.closed = false;
     const waiting = this.hangs.get(chatId);
-    if (waiting) return waiting.done;
+    if (waiting) {
+      // A hang-up of a newer call of the same chat: the frame names that one from now on, and goes again.
+      if (callId !== undefined && waiting.callId !== callId) {
+        waiting.callId = callId;
+        waiting.sent = false;
+        if (this.socket?.readyState === WebSocket.OPEN) this.sendHangs();
+        else void this.open();
+      }
+      return waiting.done;
+    }
     let resolve!: () => void;
     let reject!: (error: ApiError) => void;
     const done = new Promise<void>((ok, fail) => {

@@ -90,6 +90,11 @@ function editedBefore(a: ChatMessage, b: ChatMessage): boolean {
   return (a.edited_at ?? '') < (b.edited_at ?? '');
 }
 
+/** Whether `a` is a call's message from before the call ended and `b` the same one telling how it went. */
+function outcomeLost(a: ChatMessage, b: ChatMessage): boolean {
+  return a.meta?.call_status === undefined && b.meta?.call_status !== undefined;
+}
+
 /** Merges messages into a thread: one copy per client id, stored ones ordered by id, pending ones last. */
 function merge(existing: ChatMessage[], incoming: ChatMessage[]): ChatMessage[] {
   const byClientId = new Map<string, ChatMessage>();
@@ -97,8 +102,10 @@ function merge(existing: ChatMessage[], incoming: ChatMessage[]): ChatMessage[] 
   for (const message of incoming) {
     const known = byClientId.get(message.client_id);
     // A stored copy always wins over a pending one, and a later edit over an earlier text (a replayed event, a page
-    // loaded before the edit) — never the other way round.
-    if (!known || known.state !== 'sent' || (message.state === 'sent' && !editedBefore(message, known))) byClientId.set(message.client_id, message);
+    // loaded before the edit) — never the other way round; nor does a call's message lose the outcome it has.
+    if (!known || known.state !== 'sent' || (message.state === 'sent' && !editedBefore(message, known) && !outcomeLost(message, known))) {
+      byClientId.set(message.client_id, message);
+    }
   }
   const all = [...byClientId.values()];
   const sent = all.filter((message) => message.state === 'sent').sort((a, b) => a.id - b.id);

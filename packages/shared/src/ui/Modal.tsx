@@ -1,12 +1,15 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { modalClosed, modalOpened } from './modal-stack';
 import './ui.css';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** Tab from the last control goes to the first, Shift+Tab from the first (or the dialog itself) to the last. */
 function wrapFocus(dialog: HTMLElement, event: { shiftKey: boolean; preventDefault(): void }): void {
-  const controls = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((control) => control.closest('dialog') === dialog);
+  const controls = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (control) => control.closest('dialog') === dialog && control.tabIndex >= 0 && (typeof control.checkVisibility !== 'function' || control.checkVisibility()),
+  );
   const first = controls[0];
   const last = controls[controls.length - 1];
   if (!first || !last) {
@@ -75,9 +78,11 @@ export function Modal({ title, onClose, children, closeIcon = true, alert = fals
     if (typeof element.showModal === 'function') {
       if (!element.open) element.showModal();
     } else element.setAttribute('open', '');
+    modalOpened(element);
     const first = alert ? null : element.querySelector<HTMLElement>('input, select, textarea, button:not([data-close])');
     (first ?? element).focus();
     return () => {
+      modalClosed(element);
       if (element.open && typeof element.close === 'function') element.close();
       if (previous?.isConnected) previous.focus();
     };
@@ -107,11 +112,17 @@ export function Modal({ title, onClose, children, closeIcon = true, alert = fals
         }
       }}
       onCancel={(event) => {
+        // React passes these on to an enclosing modal's handlers too: only this dialog's own count here.
+        if (event.target !== event.currentTarget) return;
         event.preventDefault();
         close();
       }}
-      // The browser closed it itself (an Escape it would not let be cancelled): the caller unmounts it too.
-      onClose={() => close()}
+      // The browser closed it itself (an Escape it would not let be cancelled): the caller unmounts it too. The
+      // event comes a task later, so one from our own close() (React's development double effect closes and opens
+      // the dialog again at once) finds it open again and is ignored.
+      onClose={(event) => {
+        if (event.target === event.currentTarget && !event.currentTarget.open) close();
+      }}
       onMouseDown={(event) => {
         // The layer around the panel is the dialog element itself: a press there is outside the panel.
         if (!alert && event.target === event.currentTarget) close();

@@ -13,6 +13,8 @@ const NEXT: Record<ArrowAxis, string[]> = { horizontal: ['ArrowRight'], vertical
  * was one of these (it is then consumed).
  */
 export function moveFocusByArrows(event: KeyboardEvent<HTMLElement>, itemSelector: string, axis: ArrowAxis): boolean {
+  // Alt+arrows (the browser's Back, our chat switching) and other chords are not ours.
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return false;
   const items = [...event.currentTarget.querySelectorAll<HTMLElement>(itemSelector)].filter((item) => !item.hasAttribute('disabled'));
   if (items.length === 0) return false;
   const current = items.findIndex((item) => item === document.activeElement);

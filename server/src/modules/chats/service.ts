@@ -201,10 +201,10 @@ export class ChatsService {
    */
   async markRead(userId: number, chatId: number, upTo?: number): Promise<{ chat_id: number; unread_messages: number }> {
     return this.services.db.transaction(async (tx) => {
-      if (upTo !== undefined) {
-        // Waits for a send in progress in this chat, so the recount below sees its message (locks: chats first).
-        await tx.query('SELECT 1 FROM chats WHERE id = $1 FOR SHARE', [chatId]);
-      }
+      // Locks in the order every writer takes them — the chat, then its members, then people — so that a deletion
+      // of this chat's messages (which locks its members' rows) and this cannot deadlock; and with `upTo`, it waits
+      // for a send in progress in this chat, so the recount below sees its message.
+      await tx.query('SELECT 1 FROM chats WHERE id = $1 FOR SHARE', [chatId]);
       // `before` is the read mark as it was (the FROM list sees the row before this update).
       const [changed] = await tx.query<{ unread_count: number; unread_mentions: number; before: number; after: number }>(
         upTo === undefined
