@@ -198,12 +198,13 @@ export class CallsService {
    * newer call of the chat.
    */
   async hang(userId: number, chatId: number, callId?: number): Promise<void> {
-    if (callId !== undefined) {
-      const members = await memberIds(this.db, chatId);
-      if (!members.includes(userId)) throw chatUnavailable();
-      if ((await this.runningIn(this.db, chatId))?.id !== callId) return;
+    let call: CallRow;
+    try {
+      call = await this.requireRunning(userId, chatId);
+    } catch (error) {
+      if (callId !== undefined && error instanceof HttpError && error.code === 'no_call') return;
+      throw error;
     }
-    const call = await this.requireRunning(userId, chatId);
     if (callId !== undefined && call.id !== callId) return;
     const [chat] = await this.db.query<{ chat_type: string }>('SELECT chat_type FROM chats WHERE id = $1', [chatId]);
     if (chat?.chat_type === 'private') {

@@ -62,9 +62,9 @@ export async function deleteMessages(tx: Tx, events: EventLog, chatId: number, m
     [chatId],
   );
   const lastMessage = current?.last_message_id ? await findMessageView(tx, current.last_message_id) : null;
-  // Locked: a read mark of one of them (which takes no chat lock) waits for this, so the counts said are the last.
+  // The counts said are the last: a read mark of this chat waits for the chat's lock, which the caller holds.
   const members = await tx.query<{ user_id: number; unread_count: number; unread_mentions: number }>(
-    'SELECT user_id, unread_count, unread_mentions FROM chat_members WHERE chat_id = $1 FOR NO KEY UPDATE',
+    'SELECT user_id, unread_count, unread_mentions FROM chat_members WHERE chat_id = $1',
     [chatId],
   );
   const unread = new Map(members.map((row) => [Number(row.user_id), row]));
