@@ -64,6 +64,7 @@ export { useModalStack } from './ui/modal-stack';
 export { moveFocusByArrows, type ArrowAxis } from './ui/roving-focus';
 export { Shortcuts, isTextEntry, matchesShortcut, shortcutKeys, type Shortcut } from './ui/shortcuts';
 export { ConfirmDialog } from './ui/ConfirmDialog';
+export { FormError, useSubmit, type Submit } from './ui/use-submit';
 export { PhoneField } from './ui/PhoneField';
 export { cleanUsername, isValidUsername } from './rules/username';
 export { characterCount, clampCharacters } from './rules/text';

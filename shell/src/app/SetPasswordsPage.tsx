@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, signOut, useAuthStore, userApi } from '@messenger/shared';
+import { FormError, errorText, signOut, useAuthStore, useSubmit, userApi } from '@messenger/shared';
 
 const MIN_LENGTH = 8;
 
@@ -12,8 +12,7 @@ export function SetPasswordsPage() {
   const { t } = useTranslation('shell');
   const [password, setPassword] = useState('');
   const [extra, setExtra] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useSubmit((failure) => errorText(failure, 'shell:passwords.error'));
   const problem =
     password.length > 0 && password.length < MIN_LENGTH
       ? t('passwords.tooShort', { count: MIN_LENGTH })
@@ -22,18 +21,10 @@ export function SetPasswordsPage() {
         : null;
   const ready = password.length >= MIN_LENGTH && extra.length >= MIN_LENGTH && extra !== password;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!ready || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      useAuthStore.getState().setUser(await userApi.setPasswords({ password, extra_password: extra }));
-    } catch (failure) {
-      setError(errorText(failure, 'shell:passwords.error'));
-      setBusy(false);
-    }
-  };
+  const submit = form.handler(async () => {
+    if (!ready) return;
+    useAuthStore.getState().setUser(await userApi.setPasswords({ password, extra_password: extra }));
+  });
 
   return (
     <main className="shell-login">
@@ -49,12 +40,8 @@ export function SetPasswordsPage() {
             <span>{t('login.extraPassword')}</span>
             <input type="password" autoComplete="off" value={extra} onChange={(event) => setExtra(event.target.value)} />
           </label>
-          {(problem || error) && (
-            <p className="ui-error" role="alert">
-              {error ?? problem}
-            </p>
-          )}
-          <button type="submit" className="ui-button ui-button-primary" disabled={!ready || busy}>
+          <FormError error={form.error ?? problem} />
+          <button type="submit" className="ui-button ui-button-primary" disabled={!ready || form.busy}>
             {t('passwords.save')}
           </button>
           <button type="button" className="shell-link-button" onClick={() => signOut()}>

@@ -1,12 +1,14 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
-import { authApi, beginSession, config, errorText, formatPhone } from '@messenger/shared';
+import { FormError, authApi, beginSession, config, errorText, formatPhone, useSubmit } from '@messenger/shared';
 import { useLoginStore } from './useLoginStore';
 import { loginErrorText } from './login-errors';
 import { pathAfterSignIn, takeInviteCode } from './invite-code';
 
 const secondsUntil = (at: number) => Math.max(0, Math.ceil((at - Date.now()) / 1000));
+// Out here, not inline in the action: the compiler's lint takes an action handed to `form.handler` during render for render code.
+const resendTime = (after: number | undefined) => Date.now() + (after ?? 60) * 1000;
 
 /**
  * Seconds left until `at`, ticking once a second. A new `at` (a resend) starts from the clock as it is now: the
@@ -33,53 +35,46 @@ export function CodeStep() {
   const navigate = useNavigate();
   const { phone, resendAt, setResendAt, signedIn, reset } = useLoginStore();
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // Signing in and resending share the one error line, and neither starts while the other runs.
+  const form = useSubmit((failure) => loginErrorText(failure) ?? errorText(failure, 'shell:login.error'));
   const secondsLeft = useCountdown(resendAt);
 
-  const signIn = async (value: string) => {
-    if (value.length !== config.codeLength || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await authApi.signIn(phone, value, takeInviteCode());
-      beginSession(result.jwt_info);
-      signedIn(result.is_new_user);
-      if (!result.is_new_user) navigate(pathAfterSignIn(), { replace: true, state: { refresh: true } });
-    } catch (failure) {
-      setError(loginErrorText(failure) ?? errorText(failure, 'shell:login.error'));
-      setCode('');
-    } finally {
-      setBusy(false);
-    }
-  };
+  const signIn = (value: string) =>
+    form.run(async () => {
+      if (value.length !== config.codeLength) return;
+      try {
+        const result = await authApi.signIn(phone, value, takeInviteCode());
+        beginSession(result.jwt_info);
+        signedIn(result.is_new_user);
+        if (!result.is_new_user) navigate(pathAfterSignIn(), { replace: true, state: { refresh: true } });
+      } catch (failure) {
+        // A refused code is typed again from scratch.
+        setCode('');
+        throw failure;
+      }
+    });
 
   const onChange = (value: string) => {
     // Digits only; a pasted "123 456" or "Code: 123456" still works.
     const digits = value.replace(/\D/g, '').slice(0, config.codeLength);
     setCode(digits);
-    setError(null);
+    form.clearError();
     if (digits.length === config.codeLength) void signIn(digits);
   };
 
-  const resend = async () => {
-    setError(null);
+  const resend = form.handler(async () => {
     setNotice(null);
-    try {
-      const result = await authApi.sendCode(phone);
-      setResendAt(Date.now() + (result.resend_after ?? 60) * 1000);
-      setNotice(t('login.codeResent'));
-    } catch (failure) {
-      setError(errorText(failure, 'shell:login.error'));
-    }
-  };
+    const result = await authApi.sendCode(phone);
+    setResendAt(resendTime(result.resend_after));
+    setNotice(t('login.codeResent'));
+  });
 
   return (
     <form
       className="shell-form"
       noValidate
-      onSubmit={(event: FormEvent) => {
+      onSubmit={(event) => {
         event.preventDefault();
         void signIn(code);
       }}
@@ -104,20 +99,16 @@ export function CodeStep() {
           autoFocus
         />
       </label>
-      {error && (
-        <p className="ui-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError error={form.error} />
       {notice && (
         <p className="ui-hint" role="status">
           {notice}
         </p>
       )}
-      <button type="submit" className="ui-button ui-button-primary" disabled={code.length !== config.codeLength || busy}>
+      <button type="submit" className="ui-button ui-button-primary" disabled={code.length !== config.codeLength || form.busy}>
         {t('login.signIn')}
       </button>
-      <button type="button" className="ui-button" onClick={resend} disabled={secondsLeft > 0}>
+      <button type="button" className="ui-button" onClick={resend} disabled={secondsLeft > 0 || form.busy}>
         {secondsLeft > 0 ? t('login.resendIn', { seconds: secondsLeft }) : t('login.resend')}
       </button>
       <button type="button" className="shell-link-button" onClick={reset}>

@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
-import { authApi, beginSession, errorText, formatPhone } from '@messenger/shared';
+import { FormError, authApi, beginSession, errorText, formatPhone, useSubmit } from '@messenger/shared';
 import { useLoginStore } from './useLoginStore';
 import { loginErrorText } from './login-errors';
 import { pathAfterSignIn, takeInviteCode } from './invite-code';
@@ -15,14 +15,10 @@ export function PasswordStep({ extra }: { extra: boolean }) {
   const navigate = useNavigate();
   const { phone, ticket, passwordAccepted, signedIn, reset } = useLoginStore();
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useSubmit((failure) => loginErrorText(failure) ?? errorText(failure, 'shell:login.error'));
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!password || busy) return;
-    setBusy(true);
-    setError(null);
+  const submit = form.handler(async () => {
+    if (!password) return;
     try {
       if (!extra) {
         const result = await authApi.signInManager(phone, password, takeInviteCode());
@@ -35,12 +31,11 @@ export function PasswordStep({ extra }: { extra: boolean }) {
         navigate(pathAfterSignIn(), { replace: true, state: { refresh: true } });
       }
     } catch (failure) {
-      setError(loginErrorText(failure) ?? errorText(failure, 'shell:login.error'));
+      // A refused password is typed again from scratch.
       setPassword('');
-    } finally {
-      setBusy(false);
+      throw failure;
     }
-  };
+  });
 
   return (
     <form className="shell-form" onSubmit={submit} noValidate key={extra ? 'extra' : 'password'}>
@@ -50,12 +45,8 @@ export function PasswordStep({ extra }: { extra: boolean }) {
         <span>{extra ? t('login.extraPassword') : t('login.password')}</span>
         <input type="password" autoComplete={extra ? 'off' : 'current-password'} value={password} onChange={(event) => setPassword(event.target.value)} autoFocus />
       </label>
-      {error && (
-        <p className="ui-error" role="alert">
-          {error}
-        </p>
-      )}
-      <button type="submit" className="ui-button ui-button-primary" disabled={!password || busy}>
+      <FormError error={form.error} />
+      <button type="submit" className="ui-button ui-button-primary" disabled={!password || form.busy}>
         {extra ? t('login.signIn') : t('login.continue')}
       </button>
       <button type="button" className="shell-link-button" onClick={reset}>

@@ -1,8 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PhoneField, authApi, errorText, guessCountry, toE164, usePhoneValidation, type CountryCode } from '@messenger/shared';
+import { FormError, PhoneField, authApi, errorText, guessCountry, toE164, usePhoneValidation, useSubmit, type CountryCode } from '@messenger/shared';
 import { useLoginStore } from './useLoginStore';
 import { loginErrorText } from './login-errors';
+
+// Out here, not inline in the action: the compiler's lint takes an action handed to `form.handler` during render for render code.
+const resendTime = (after: number | undefined) => Date.now() + (after ?? 60) * 1000;
 
 /** Step 1: country and phone number, formatted as typed; Continue only when the number is valid. */
 export function PhoneStep() {
@@ -11,28 +14,18 @@ export function PhoneStep() {
   const passwordNeeded = useLoginStore((state) => state.passwordNeeded);
   const [country, setCountry] = useState<CountryCode>(() => guessCountry());
   const [phone, setPhone] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useSubmit((failure) => loginErrorText(failure) ?? errorText(failure, 'shell:login.error'));
   const rulesReady = usePhoneValidation(phone !== '');
   const e164 = toE164(phone, country);
   const showInvalid = rulesReady && phone.replace(/\D/g, '').length > 4 && !e164;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!e164 || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await authApi.sendCode(e164);
-      // Staff with passwords sign in with them; everyone else (and staff still to set theirs) with the SMS code.
-      if (result.is_manager && result.password_set) passwordNeeded(e164);
-      else codeSent(e164, result.is_manager, Date.now() + (result.resend_after ?? 60) * 1000);
-    } catch (failure) {
-      setError(loginErrorText(failure) ?? errorText(failure, 'shell:login.error'));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = form.handler(async () => {
+    if (!e164) return;
+    const result = await authApi.sendCode(e164);
+    // Staff with passwords sign in with them; everyone else (and staff still to set theirs) with the SMS code.
+    if (result.is_manager && result.password_set) passwordNeeded(e164);
+    else codeSent(e164, result.is_manager, resendTime(result.resend_after));
+  });
 
   return (
     <form className="shell-form" onSubmit={submit} noValidate>
@@ -43,7 +36,7 @@ export function PhoneStep() {
         onChange={(value, nextCountry) => {
           setPhone(value);
           setCountry(nextCountry);
-          setError(null);
+          form.clearError();
         }}
         countryLabel={t('login.country')}
         phoneLabel={t('login.phone')}
@@ -56,12 +49,8 @@ export function PhoneStep() {
           {t('login.phoneInvalid')}
         </p>
       )}
-      {error && (
-        <p className="ui-error" role="alert">
-          {error}
-        </p>
-      )}
-      <button type="submit" className="ui-button ui-button-primary" disabled={!e164 || busy}>
+      <FormError error={form.error} />
+      <button type="submit" className="ui-button ui-button-primary" disabled={!e164 || form.busy}>
         {t('login.continue')}
       </button>
     </form>

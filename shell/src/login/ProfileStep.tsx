@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
-import { ApiError, clampCharacters, cleanUsername, config, errorText, isValidUsername, userApi } from '@messenger/shared';
+import { ApiError, FormError, clampCharacters, cleanUsername, config, errorText, isValidUsername, useSubmit, userApi } from '@messenger/shared';
 import { useLoginStore } from './useLoginStore';
 import { pathAfterSignIn } from './invite-code';
 
@@ -12,8 +12,9 @@ export function ProfileStep() {
   const reset = useLoginStore((state) => state.reset);
   const [name, setName] = useState('');
   const [username, setUsername] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useSubmit((failure) =>
+    failure instanceof ApiError && failure.status === 409 ? t('login.usernameTaken') : errorText(failure, 'shell:login.error'),
+  );
   const cleaned = cleanUsername(username);
   const usernameValid = isValidUsername(cleaned);
 
@@ -22,20 +23,11 @@ export function ProfileStep() {
     navigate(pathAfterSignIn(), { replace: true, state: { refresh: true } });
   };
 
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!usernameValid || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await userApi.edit({ name: name.trim(), ...(cleaned ? { username: cleaned } : {}) });
-      finish();
-    } catch (failure) {
-      setError(failure instanceof ApiError && failure.status === 409 ? t('login.usernameTaken') : errorText(failure, 'shell:login.error'));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const save = form.handler(async () => {
+    if (!usernameValid) return;
+    await userApi.edit({ name: name.trim(), ...(cleaned ? { username: cleaned } : {}) });
+    finish();
+  });
 
   return (
     <form className="shell-form" onSubmit={save} noValidate>
@@ -59,12 +51,8 @@ export function ProfileStep() {
       <p id="username-hint" className="ui-hint">
         {t('login.usernameHint')}
       </p>
-      {error && (
-        <p className="ui-error" role="alert">
-          {error}
-        </p>
-      )}
-      <button type="submit" className="ui-button ui-button-primary" disabled={!usernameValid || busy || (!name.trim() && !cleaned)}>
+      <FormError error={form.error} />
+      <button type="submit" className="ui-button ui-button-primary" disabled={!usernameValid || form.busy || (!name.trim() && !cleaned)}>
         {t('login.save')}
       </button>
       <button type="button" className="ui-button" onClick={finish}>

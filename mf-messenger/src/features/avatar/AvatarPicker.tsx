@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Cropper from 'cropperjs';
 import 'cropperjs/dist/cropper.css';
-import { Modal, config, errorText, uploadFile, useAuthStore, useNotificationsStore } from '@messenger/shared';
+import { Modal, config, errorText, uploadFile, useAuthStore, useSubmit } from '@messenger/shared';
 
 /** Spec §9 cropper: square, crop area 80 %, container at least 200×100, wheel zoom 0.1, throttled redraws. */
 const CROPPER_OPTIONS: Cropper.Options = {
@@ -78,7 +78,7 @@ function CropDialog({ source, onClose, onSaved }: { source: string; onClose: () 
   const { t } = useTranslation('messenger');
   const image = useRef<HTMLImageElement>(null);
   const cropper = useRef<Cropper | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useSubmit((failure) => errorText(failure, 'messenger:upload.generalError'), 'toast');
 
   useEffect(() => {
     if (!image.current) return;
@@ -89,22 +89,17 @@ function CropDialog({ source, onClose, onSaved }: { source: string; onClose: () 
     };
   }, [source]);
 
+  // Run from the click, not wrapped by `form.handler` during render: it reads the cropper's ref.
   const save = async () => {
     const canvas = cropper.current?.getCroppedCanvas({ width: OUTPUT_SIZE, height: OUTPUT_SIZE, imageSmoothingQuality: 'high' });
     if (!canvas) return;
-    setBusy(true);
-    try {
-      const blob = await new Promise<Blob>((resolve, reject) =>
-        canvas.toBlob((result) => (result ? resolve(result) : reject(new Error('crop failed'))), 'image/jpeg', 0.9),
-      );
-      const role = useAuthStore.getState().user?.role ?? 0;
-      const stored = await uploadFile(new File([blob], 'avatar.jpg', { type: 'image/jpeg' }), role);
-      await onSaved(stored.path);
-      onClose();
-    } catch (error) {
-      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:upload.generalError') });
-      setBusy(false);
-    }
+    const blob = await new Promise<Blob>((resolve, reject) =>
+      canvas.toBlob((result) => (result ? resolve(result) : reject(new Error('crop failed'))), 'image/jpeg', 0.9),
+    );
+    const role = useAuthStore.getState().user?.role ?? 0;
+    const stored = await uploadFile(new File([blob], 'avatar.jpg', { type: 'image/jpeg' }), role);
+    await onSaved(stored.path);
+    onClose();
   };
 
   return (
@@ -116,7 +111,7 @@ function CropDialog({ source, onClose, onSaved }: { source: string; onClose: () 
         <button type="button" className="ui-button" onClick={onClose}>
           {t('common:actions.cancel')}
         </button>
-        <button type="button" className="ui-button ui-button-primary" onClick={() => void save()} disabled={busy}>
+        <button type="button" className="ui-button ui-button-primary" onClick={() => void form.run(save)} disabled={form.busy}>
           {t('common:actions.save')}
         </button>
       </div>

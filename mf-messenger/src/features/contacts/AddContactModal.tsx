@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   ApiError,
+  FormError,
   Modal,
   PhoneField,
   ServerStrings,
@@ -15,6 +16,7 @@ import {
   useAuthStore,
   useContactsStore,
   useNotificationsStore,
+  useSubmit,
   type CountryCode,
 } from '@messenger/shared';
 
@@ -34,8 +36,9 @@ export function AddContactModal({ onClose, initial }: AddContactModalProps) {
   const [phone, setPhone] = useState('');
   const [name, setName] = useState(initial?.name ?? '');
   const [username, setUsername] = useState(initial?.username ?? '');
-  const [message, setMessage] = useState<{ kind: 'error' | 'warning'; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  // Nobody found, or already a contact: said as a warning, apart from the form's failures.
+  const [warning, setWarning] = useState<string | null>(null);
+  const form = useSubmit((failure) => errorText(failure, 'messenger:addContact.error'));
 
   const rulesReady = usePhoneValidation();
   const e164 = toE164(phone, country);
@@ -43,35 +46,33 @@ export function AddContactModal({ onClose, initial }: AddContactModalProps) {
   const ownPhone = e164 !== null && e164 === myPhone;
   // A typed phone is never dropped for the username while the rules that would validate it are still loading.
   const phoneWaiting = !rulesReady && phone.replace(/\D/g, '') !== '';
-  const disabled = busy || phoneWaiting || (!e164 && !cleaned) || !name.trim() || ownPhone;
+  const incomplete = phoneWaiting || (!e164 && !cleaned) || !name.trim() || ownPhone;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (disabled) return;
-    setBusy(true);
-    setMessage(null);
+  const submit = form.handler(async () => {
+    if (incomplete) return;
+    setWarning(null);
+    let result;
     try {
-      const result = await useContactsStore.getState().add({
+      result = await useContactsStore.getState().add({
         ...(e164 ? { user_phone: e164 } : {}),
         name: name.trim(),
         ...(cleaned ? { username: cleaned } : {}),
       });
-      if (result.added) {
-        useNotificationsStore.getState().push({ kind: 'success', text: t('addContact.added') });
-        onClose();
-      } else if (result.invited) {
-        useNotificationsStore.getState().push({ kind: 'info', text: t('addContact.invited', { name: name.trim() }) }, config.notificationDismissMs);
-        onClose();
-      } else {
-        setMessage({ kind: 'warning', text: t('addContact.addWarning') });
-      }
-    } catch (error) {
-      const exists = error instanceof ApiError && error.message === ServerStrings.contactExists;
-      setMessage({ kind: exists ? 'warning' : 'error', text: errorText(error, 'messenger:addContact.error') });
-    } finally {
-      setBusy(false);
+    } catch (failure) {
+      if (!(failure instanceof ApiError && failure.message === ServerStrings.contactExists)) throw failure;
+      setWarning(errorText(failure, 'messenger:addContact.error'));
+      return;
     }
-  };
+    if (result.added) {
+      useNotificationsStore.getState().push({ kind: 'success', text: t('addContact.added') });
+      onClose();
+    } else if (result.invited) {
+      useNotificationsStore.getState().push({ kind: 'info', text: t('addContact.invited', { name: name.trim() }) }, config.notificationDismissMs);
+      onClose();
+    } else {
+      setWarning(t('addContact.addWarning'));
+    }
+  });
 
   return (
     <Modal title={t('addContact.title')} onClose={onClose}>
@@ -82,7 +83,8 @@ export function AddContactModal({ onClose, initial }: AddContactModalProps) {
           onChange={(value, nextCountry) => {
             setPhone(value);
             setCountry(nextCountry);
-            setMessage(null);
+            setWarning(null);
+            form.clearError();
           }}
           countryLabel={t('addContact.country')}
           phoneLabel={t('addContact.phone')}
@@ -111,16 +113,17 @@ export function AddContactModal({ onClose, initial }: AddContactModalProps) {
         <p id="username-hint" className="ui-hint">
           {t('addContact.usernameHint')}
         </p>
-        {message && (
-          <p className={message.kind === 'error' ? 'ui-error' : 'ui-warning'} role="alert">
-            {message.text}
+        <FormError error={form.error} />
+        {warning && (
+          <p className="ui-warning" role="alert">
+            {warning}
           </p>
         )}
         <div className="ui-modal-actions">
           <button type="button" className="ui-button" onClick={onClose}>
             {t('common:actions.cancel')}
           </button>
-          <button type="submit" className="ui-button ui-button-primary" disabled={disabled}>
+          <button type="submit" className="ui-button ui-button-primary" disabled={form.busy || incomplete}>
             {t('addContact.submit')}
           </button>
         </div>

@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
-import { Modal, chatsApi, clampCharacters, config, errorText, useChatsStore, useNotificationsStore } from '@messenger/shared';
+import { FormError, Modal, chatsApi, clampCharacters, config, errorText, useChatsStore, useNotificationsStore, useSubmit } from '@messenger/shared';
 import { MemberPicker } from './MemberPicker';
 
 /**
@@ -13,26 +13,17 @@ export function CreateGroupModal({ secret = false, onClose }: { secret?: boolean
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [members, setMembers] = useState<Set<number>>(new Set());
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const disabled = busy || !name.trim() || (!secret && members.size === 0);
+  const form = useSubmit((failure) => errorText(failure, 'messenger:groups.createError'));
+  const incomplete = !name.trim() || (!secret && members.size === 0);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (disabled) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const chat = await chatsApi.createGroup({ name: name.trim(), participants: [...members], isSecret: secret });
-      useChatsStore.getState().upsert(chat);
-      useNotificationsStore.getState().push({ kind: 'success', text: t('groups.created') });
-      onClose();
-      navigate(`/${chat.id}`);
-    } catch (failure) {
-      setError(errorText(failure, 'messenger:groups.createError'));
-      setBusy(false);
-    }
-  };
+  const submit = form.handler(async () => {
+    if (incomplete) return;
+    const chat = await chatsApi.createGroup({ name: name.trim(), participants: [...members], isSecret: secret });
+    useChatsStore.getState().upsert(chat);
+    useNotificationsStore.getState().push({ kind: 'success', text: t('groups.created') });
+    onClose();
+    navigate(`/${chat.id}`);
+  });
 
   return (
     <Modal title={secret ? t('groups.newSecretTitle') : t('groups.newTitle')} onClose={onClose}>
@@ -43,16 +34,12 @@ export function CreateGroupModal({ secret = false, onClose }: { secret?: boolean
           <input value={name} required onChange={(event) => setName(clampCharacters(event.target.value, config.nameMax))} />
         </label>
         {!secret && <MemberPicker chosen={members} onChange={setMembers} />}
-        {error && (
-          <p className="ui-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={form.error} />
         <div className="ui-modal-actions">
           <button type="button" className="ui-button" onClick={onClose}>
             {t('common:actions.cancel')}
           </button>
-          <button type="submit" className="ui-button ui-button-primary" disabled={disabled}>
+          <button type="submit" className="ui-button ui-button-primary" disabled={form.busy || incomplete}>
             {t('groups.create')}
           </button>
         </div>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   Avatar,
@@ -13,6 +13,7 @@ import {
   useChatsStore,
   useContactsStore,
   useNotificationsStore,
+  useSubmit,
   useUsersStore,
   type Chat,
 } from '@messenger/shared';
@@ -43,33 +44,28 @@ export function GroupPanel({ chat, onClose }: { chat: Chat; onClose: () => void 
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<{ id: number; name: string } | null>(null);
   const changed = name.trim() !== chat.name || avatar !== chat.avatar;
+  const saving = useSubmit((failure) => errorText(failure, 'messenger:groupModal.saveError'), 'toast');
+  const removal = useSubmit((failure) => errorText(failure, 'messenger:groupModal.deleteError'), 'toast');
 
   // Owner first, then the others as they joined.
   const members = [...chat.participants].sort((a, b) => Number(b === chat.owner_id) - Number(a === chat.owner_id));
 
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
+  const save = saving.handler(async () => {
     if (!isOwner || !changed || !name.trim()) return;
-    try {
-      const updated = await chatsApi.edit(chat.id, { name: name.trim(), avatar });
-      useChatsStore.getState().upsert(updated);
-      useNotificationsStore.getState().push({ kind: 'success', text: t('groupModal.saveSuccess') });
-      await refreshLists();
-    } catch (error) {
-      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:groupModal.saveError') });
-    }
-  };
+    const updated = await chatsApi.edit(chat.id, { name: name.trim(), avatar });
+    useChatsStore.getState().upsert(updated);
+    useNotificationsStore.getState().push({ kind: 'success', text: t('groupModal.saveSuccess') });
+    await refreshLists();
+  });
 
-  const remove = async (member: { id: number; name: string }) => {
+  const remove = (member: { id: number; name: string }) => {
     setRemoving(null);
-    try {
+    void removal.run(async () => {
       const updated = await chatsApi.manageParticipants(chat.id, [{ add: false, participants: [member.id] }]);
       useChatsStore.getState().upsert(updated);
       useNotificationsStore.getState().push({ kind: 'success', text: t('groupModal.deleteSuccess', { name: member.name }) });
       await refreshLists();
-    } catch (error) {
-      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:groupModal.deleteError') });
-    }
+    });
   };
 
   const copyCode = async () => {
@@ -100,7 +96,7 @@ export function GroupPanel({ chat, onClose }: { chat: Chat; onClose: () => void 
               <span>{t('groups.name')}</span>
               <input value={name} onChange={(event) => setName(clampCharacters(event.target.value, config.nameMax))} />
             </label>
-            <button type="submit" className="ui-button ui-button-primary" disabled={!changed || !name.trim()}>
+            <button type="submit" className="ui-button ui-button-primary" disabled={!changed || !name.trim() || saving.busy}>
               {t('common:actions.save')}
             </button>
           </>
@@ -149,7 +145,14 @@ export function GroupPanel({ chat, onClose }: { chat: Chat; onClose: () => void 
                   </span>
                 </button>
                 {isOwner && id !== me && (
-                  <button type="button" className="ui-icon-button" aria-label={t('groups.remove', { name: memberName })} onClick={() => setRemoving({ id, name: memberName })}>
+                  // Off while a removal is on its way: one at a time, so a second one is never silently refused.
+                  <button
+                    type="button"
+                    className="ui-icon-button"
+                    aria-label={t('groups.remove', { name: memberName })}
+                    disabled={removal.busy}
+                    onClick={() => setRemoving({ id, name: memberName })}
+                  >
                     ×
                   </button>
                 )}
@@ -165,7 +168,7 @@ export function GroupPanel({ chat, onClose }: { chat: Chat; onClose: () => void 
           subtitle={t('groups.removeSubtitle', { name: removing.name })}
           approveLabel={t('groups.removeConfirm')}
           danger
-          onApprove={() => void remove(removing)}
+          onApprove={() => remove(removing)}
           onCancel={() => setRemoving(null)}
         />
       )}
@@ -177,22 +180,15 @@ export function GroupPanel({ chat, onClose }: { chat: Chat; onClose: () => void 
 function AddMembersModal({ chat, onClose }: { chat: Chat; onClose: () => void }) {
   const { t } = useTranslation('messenger');
   const [chosen, setChosen] = useState<Set<number>>(new Set());
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const form = useSubmit((failure) => errorText(failure, 'messenger:groupModal.saveError'), 'toast');
+  const submit = form.handler(async () => {
     if (chosen.size === 0) return;
-    setBusy(true);
-    try {
-      const updated = await chatsApi.manageParticipants(chat.id, [{ add: true, participants: [...chosen] }]);
-      useChatsStore.getState().upsert(updated);
-      useNotificationsStore.getState().push({ kind: 'success', text: t('groups.membersUpdated') });
-      await refreshLists();
-      onClose();
-    } catch (error) {
-      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:groupModal.saveError') });
-      setBusy(false);
-    }
-  };
+    const updated = await chatsApi.manageParticipants(chat.id, [{ add: true, participants: [...chosen] }]);
+    useChatsStore.getState().upsert(updated);
+    useNotificationsStore.getState().push({ kind: 'success', text: t('groups.membersUpdated') });
+    await refreshLists();
+    onClose();
+  });
   return (
     <Modal title={t('groups.addMembers')} onClose={onClose}>
       <form className="msg-form" onSubmit={submit}>
@@ -201,7 +197,7 @@ function AddMembersModal({ chat, onClose }: { chat: Chat; onClose: () => void })
           <button type="button" className="ui-button" onClick={onClose}>
             {t('common:actions.cancel')}
           </button>
-          <button type="submit" className="ui-button ui-button-primary" disabled={busy || chosen.size === 0}>
+          <button type="submit" className="ui-button ui-button-primary" disabled={form.busy || chosen.size === 0}>
             {t('groups.add')}
           </button>
         </div>

@@ -1,34 +1,25 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
-import { Modal, chatsApi, config, errorText, useChatsStore, useNotificationsStore } from '@messenger/shared';
+import { FormError, Modal, chatsApi, config, errorText, useChatsStore, useNotificationsStore, useSubmit } from '@messenger/shared';
 
 /** Join a (secret) chat with its code: `C-` and 10 letters or digits (spec §5), checked here and on the server. */
 export function JoinChatModal({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation('messenger');
   const navigate = useNavigate();
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useSubmit((failure) => errorText(failure, 'messenger:groups.joinError'));
   const clean = code.trim();
   const valid = config.joinCodePattern.test(clean);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!valid || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const chat = await chatsApi.join(clean);
-      useChatsStore.getState().upsert(chat);
-      useNotificationsStore.getState().push({ kind: 'success', text: t('groups.joined') });
-      onClose();
-      navigate(`/${chat.id}`);
-    } catch (failure) {
-      setError(errorText(failure, 'messenger:groups.joinError'));
-      setBusy(false);
-    }
-  };
+  const submit = form.handler(async () => {
+    if (!valid) return;
+    const chat = await chatsApi.join(clean);
+    useChatsStore.getState().upsert(chat);
+    useNotificationsStore.getState().push({ kind: 'success', text: t('groups.joined') });
+    onClose();
+    navigate(`/${chat.id}`);
+  });
 
   return (
     <Modal title={t('groups.joinTitle')} onClose={onClose}>
@@ -45,23 +36,19 @@ export function JoinChatModal({ onClose }: { onClose: () => void }) {
             aria-describedby="join-code-hint"
             onChange={(event) => {
               setCode(event.target.value);
-              setError(null);
+              form.clearError();
             }}
           />
         </label>
         <p id="join-code-hint" className={clean.length > 0 && !valid ? 'ui-error' : 'ui-hint'}>
           {t('groups.codeHint')}
         </p>
-        {error && (
-          <p className="ui-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={form.error} />
         <div className="ui-modal-actions">
           <button type="button" className="ui-button" onClick={onClose}>
             {t('common:actions.cancel')}
           </button>
-          <button type="submit" className="ui-button ui-button-primary" disabled={!valid || busy}>
+          <button type="submit" className="ui-button ui-button-primary" disabled={!valid || form.busy}>
             {t('groups.join')}
           </button>
         </div>

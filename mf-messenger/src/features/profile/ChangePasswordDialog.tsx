@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Modal, errorText, useAuthStore, useNotificationsStore, userApi } from '@messenger/shared';
+import { FormError, Modal, errorText, useAuthStore, useNotificationsStore, useSubmit, userApi } from '@messenger/shared';
 
 const MIN_LENGTH = 8;
 
@@ -10,24 +10,15 @@ export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [extra, setExtra] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useSubmit((failure) => errorText(failure, 'messenger:profile.passwordError'));
   const ready = current.length > 0 && password.length >= MIN_LENGTH && extra.length >= MIN_LENGTH && extra !== password;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!ready || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      useAuthStore.getState().setUser(await userApi.setPasswords({ current_password: current, password, extra_password: extra }));
-      useNotificationsStore.getState().push({ kind: 'success', text: t('profile.passwordChanged') });
-      onClose();
-    } catch (failure) {
-      setError(errorText(failure, 'messenger:profile.passwordError'));
-      setBusy(false);
-    }
-  };
+  const submit = form.handler(async () => {
+    if (!ready) return;
+    useAuthStore.getState().setUser(await userApi.setPasswords({ current_password: current, password, extra_password: extra }));
+    useNotificationsStore.getState().push({ kind: 'success', text: t('profile.passwordChanged') });
+    onClose();
+  });
 
   return (
     <Modal title={t('profile.changePassword')} onClose={onClose}>
@@ -45,16 +36,12 @@ export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
           <input type="password" autoComplete="off" value={extra} onChange={(event) => setExtra(event.target.value)} />
         </label>
         <p className="ui-hint">{t('profile.passwordRules', { count: MIN_LENGTH })}</p>
-        {error && (
-          <p className="ui-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={form.error} />
         <div className="ui-modal-actions">
           <button type="button" className="ui-button" onClick={onClose}>
             {t('common:actions.cancel')}
           </button>
-          <button type="submit" className="ui-button ui-button-primary" disabled={!ready || busy}>
+          <button type="submit" className="ui-button ui-button-primary" disabled={!ready || form.busy}>
             {t('common:actions.save')}
           </button>
         </div>

@@ -1,33 +1,38 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, clampCharacters, cleanUsername, config, errorText, isValidUsername, useAuthStore, useNotificationsStore, userApi, type Me } from '@messenger/shared';
+import {
+  ApiError,
+  FormError,
+  clampCharacters,
+  cleanUsername,
+  config,
+  errorText,
+  isValidUsername,
+  useAuthStore,
+  useNotificationsStore,
+  useSubmit,
+  userApi,
+  type Me,
+} from '@messenger/shared';
 
 export function EditProfileForm({ user, onDone }: { user: Me; onDone: () => void }) {
   const { t } = useTranslation('messenger');
   const [name, setName] = useState(user.name);
   const [username, setUsername] = useState(user.username ?? '');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useSubmit((failure) =>
+    failure instanceof ApiError && failure.status === 409 ? t('profile.usernameTaken') : errorText(failure, 'messenger:profile.saveError'),
+  );
   const cleaned = cleanUsername(username);
   const usernameValid = isValidUsername(cleaned);
   const changed = name.trim() !== user.name || cleaned !== (user.username ?? '');
 
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!changed || !usernameValid || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const updated = await userApi.edit({ name: name.trim(), username: cleaned || null });
-      useAuthStore.getState().setUser(updated);
-      useNotificationsStore.getState().push({ kind: 'success', text: t('profile.saved') });
-      onDone();
-    } catch (failure) {
-      setError(failure instanceof ApiError && failure.status === 409 ? t('profile.usernameTaken') : errorText(failure, 'messenger:profile.saveError'));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const save = form.handler(async () => {
+    if (!changed || !usernameValid) return;
+    const updated = await userApi.edit({ name: name.trim(), username: cleaned || null });
+    useAuthStore.getState().setUser(updated);
+    useNotificationsStore.getState().push({ kind: 'success', text: t('profile.saved') });
+    onDone();
+  });
 
   return (
     <form className="msg-form" onSubmit={save} noValidate>
@@ -48,16 +53,12 @@ export function EditProfileForm({ user, onDone }: { user: Me; onDone: () => void
       <p id="profile-username-hint" className="ui-hint">
         {t('profile.usernameHint')}
       </p>
-      {error && (
-        <p className="ui-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError error={form.error} />
       <div className="ui-modal-actions">
         <button type="button" className="ui-button" onClick={onDone}>
           {t('profile.cancel')}
         </button>
-        <button type="submit" className="ui-button ui-button-primary" disabled={!changed || !usernameValid || busy}>
+        <button type="submit" className="ui-button ui-button-primary" disabled={!changed || !usernameValid || form.busy}>
           {t('profile.save')}
         </button>
       </div>

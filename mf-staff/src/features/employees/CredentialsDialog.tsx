@@ -1,18 +1,18 @@
 import { useTranslation } from 'react-i18next';
-import { Modal, formatPhone, useNotificationsStore, type Credentials } from '@messenger/shared';
+import { Modal, formatPhone, useNotificationsStore, useSubmit, type Credentials } from '@messenger/shared';
 
 /** A manager's sign-in details, shown once: the admin copies them and hands them over. */
 export function CredentialsDialog({ credentials, onClose }: { credentials: Credentials; onClose: () => void }) {
   const { t } = useTranslation('staff');
   const text = `${t('employees.phone')}: ${credentials.phone}\n${t('employees.password')}: ${credentials.password}\n${t('employees.extraPassword')}: ${credentials.extra_password}`;
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      useNotificationsStore.getState().push({ kind: 'success', text: t('employees.credentialsCopied') });
-    } catch (error) {
-      useNotificationsStore.getState().push({ kind: 'error', text: error instanceof Error && error.message ? error.message : t('employees.copyFailed') });
-    }
-  };
+  const copying = useSubmit(
+    (failure) => (failure instanceof Error && failure.message ? failure.message : t('employees.copyFailed')),
+    'toast',
+  );
+  const copy = copying.handler(async () => {
+    await navigator.clipboard.writeText(text);
+    useNotificationsStore.getState().push({ kind: 'success', text: t('employees.credentialsCopied') });
+  });
   return (
     <Modal title={t('employees.credentialsTitle')} onClose={onClose}>
       <p className="ui-warning">{t('employees.credentialsOnce')}</p>
@@ -29,7 +29,7 @@ export function CredentialsDialog({ credentials, onClose }: { credentials: Crede
         </dd>
       </dl>
       <div className="ui-modal-actions">
-        <button type="button" className="ui-button" onClick={() => void copy()}>
+        <button type="button" className="ui-button" onClick={copy}>
           {t('employees.copyCredentials')}
         </button>
         <button type="button" className="ui-button ui-button-primary" onClick={onClose}>

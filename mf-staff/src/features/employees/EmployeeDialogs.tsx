@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
+  FormError,
   Modal,
   PhoneField,
   clampCharacters,
@@ -12,6 +13,7 @@ import {
   staffApi,
   toE164,
   usePhoneValidation,
+  useSubmit,
   type CountryCode,
   type Credentials,
   type Employee,
@@ -24,24 +26,15 @@ export function AddManagerDialog({ onClose, onCreated }: { onClose: () => void; 
   const [phone, setPhone] = useState('');
   const [name, setName] = useState('');
   const [notes, setNotes] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useSubmit((failure) => errorText(failure, 'staff:employees.saveError'));
   usePhoneValidation();
   const e164 = toE164(phone, country);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!e164 || !name.trim() || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await staffApi.createManager({ phone: e164, name: name.trim(), notes: notes.trim() });
-      onCreated(result.credentials);
-    } catch (failure) {
-      setError(errorText(failure, 'staff:employees.saveError'));
-      setBusy(false);
-    }
-  };
+  const submit = form.handler(async () => {
+    if (!e164 || !name.trim()) return;
+    const result = await staffApi.createManager({ phone: e164, name: name.trim(), notes: notes.trim() });
+    onCreated(result.credentials);
+  });
 
   return (
     <Modal title={t('employees.addTitle')} onClose={onClose}>
@@ -65,16 +58,12 @@ export function AddManagerDialog({ onClose, onCreated }: { onClose: () => void; 
           <span>{t('employees.notes')}</span>
           <textarea value={notes} rows={3} onChange={(event) => setNotes(clampCharacters(event.target.value, config.notesMax))} />
         </label>
-        {error && (
-          <p className="ui-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={form.error} />
         <div className="ui-modal-actions">
           <button type="button" className="ui-button" onClick={onClose}>
             {t('common:actions.cancel')}
           </button>
-          <button type="submit" className="ui-button ui-button-primary" disabled={!e164 || !name.trim() || busy}>
+          <button type="submit" className="ui-button ui-button-primary" disabled={!e164 || !name.trim() || form.busy}>
             {t('employees.add')}
           </button>
         </div>
@@ -91,32 +80,23 @@ export function EditEmployeeDialog({ employee, onClose, onSaved }: { employee: E
   const [name, setName] = useState(employee.name);
   const [username, setUsername] = useState(employee.username ?? '');
   const [notes, setNotes] = useState(employee.notes);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useSubmit((failure) => errorText(failure, 'staff:employees.saveError'));
   usePhoneValidation();
   const e164 = phone ? toE164(phone, country) : null;
   const cleaned = cleanUsername(username);
   const valid = (phone === '' || e164 !== null) && isValidUsername(cleaned);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!valid || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const changes = {
-        ...(e164 && e164 !== employee.phone ? { phone: e164 } : {}),
-        ...(name.trim() !== employee.name ? { name: name.trim() } : {}),
-        ...(cleaned !== (employee.username ?? '') ? { username: cleaned || null } : {}),
-        ...(notes !== employee.notes ? { notes } : {}),
-      };
-      const result = await staffApi.edit(employee.id, changes);
-      onSaved(result.user);
-    } catch (failure) {
-      setError(errorText(failure, 'staff:employees.saveError'));
-      setBusy(false);
-    }
-  };
+  const submit = form.handler(async () => {
+    if (!valid) return;
+    const changes = {
+      ...(e164 && e164 !== employee.phone ? { phone: e164 } : {}),
+      ...(name.trim() !== employee.name ? { name: name.trim() } : {}),
+      ...(cleaned !== (employee.username ?? '') ? { username: cleaned || null } : {}),
+      ...(notes !== employee.notes ? { notes } : {}),
+    };
+    const result = await staffApi.edit(employee.id, changes);
+    onSaved(result.user);
+  });
 
   return (
     <Modal title={t('employees.editTitle', { name: employee.name || employee.phone || '' })} onClose={onClose}>
@@ -143,16 +123,12 @@ export function EditEmployeeDialog({ employee, onClose, onSaved }: { employee: E
           <span>{t('employees.notes')}</span>
           <textarea value={notes} rows={3} onChange={(event) => setNotes(clampCharacters(event.target.value, config.notesMax))} />
         </label>
-        {error && (
-          <p className="ui-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={form.error} />
         <div className="ui-modal-actions">
           <button type="button" className="ui-button" onClick={onClose}>
             {t('common:actions.cancel')}
           </button>
-          <button type="submit" className="ui-button ui-button-primary" disabled={!valid || busy}>
+          <button type="submit" className="ui-button ui-button-primary" disabled={!valid || form.busy}>
             {t('common:actions.save')}
           </button>
         </div>

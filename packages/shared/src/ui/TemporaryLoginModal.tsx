@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { userApi } from '../api/endpoints';
 import { errorText } from '../i18n';
@@ -7,6 +7,7 @@ import { guessCountry, toE164, usePhoneValidation, type CountryCode } from '../r
 import { beginSession } from '../services/session';
 import { Modal } from './Modal';
 import { PhoneField } from './PhoneField';
+import { FormError, useSubmit } from './use-submit';
 
 /**
  * A guest becomes a full user with their phone (`PUT /user/phone`, then the code with `PUT /user/phone/verify`)
@@ -18,41 +19,23 @@ export function TemporaryLoginModal({ onClose }: { onClose: () => void }) {
   const [phone, setPhone] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useSubmit((failure) => errorText(failure, 'common:guest.error'));
   usePhoneValidation();
   const e164 = toE164(phone, country);
 
-  const sendCode = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!e164 || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await userApi.setPhone(e164);
-      setSentTo(e164);
-    } catch (failure) {
-      setError(errorText(failure, 'common:guest.error'));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const sendCode = form.handler(async () => {
+    if (!e164) return;
+    await userApi.setPhone(e164);
+    setSentTo(e164);
+  });
 
-  const verify = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!sentTo || code.length !== config.codeLength || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await userApi.verifyPhone(sentTo, code);
-      onClose();
-      // The session starts over: the account (and, after a merge, even its id) may have changed.
-      beginSession(result.jwt_info);
-    } catch (failure) {
-      setError(errorText(failure, 'common:guest.error'));
-      setBusy(false);
-    }
-  };
+  const verify = form.handler(async () => {
+    if (!sentTo || code.length !== config.codeLength) return;
+    const result = await userApi.verifyPhone(sentTo, code);
+    onClose();
+    // The session starts over: the account (and, after a merge, even its id) may have changed.
+    beginSession(result.jwt_info);
+  });
 
   return (
     <Modal title={t('guest.title')} onClose={onClose}>
@@ -70,12 +53,8 @@ export function TemporaryLoginModal({ onClose }: { onClose: () => void }) {
             phoneLabel={t('guest.phone')}
             autoFocus
           />
-          {error && (
-            <p className="ui-error" role="alert">
-              {error}
-            </p>
-          )}
-          <button type="submit" className="ui-button ui-button-primary" disabled={!e164 || busy}>
+          <FormError error={form.error} />
+          <button type="submit" className="ui-button ui-button-primary" disabled={!e164 || form.busy}>
             {t('guest.sendCode')}
           </button>
         </form>
@@ -91,12 +70,8 @@ export function TemporaryLoginModal({ onClose }: { onClose: () => void }) {
               onChange={(event) => setCode(event.target.value.replace(/\D/g, '').slice(0, config.codeLength))}
             />
           </label>
-          {error && (
-            <p className="ui-error" role="alert">
-              {error}
-            </p>
-          )}
-          <button type="submit" className="ui-button ui-button-primary" disabled={code.length !== config.codeLength || busy}>
+          <FormError error={form.error} />
+          <button type="submit" className="ui-button ui-button-primary" disabled={code.length !== config.codeLength || form.busy}>
             {t('guest.signIn')}
           </button>
         </form>

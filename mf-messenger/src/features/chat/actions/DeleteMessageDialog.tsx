@@ -1,6 +1,5 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog, chatsApi, errorText, useMessagesStore, useNotificationsStore, type Chat } from '@messenger/shared';
+import { ConfirmDialog, chatsApi, errorText, useMessagesStore, useSubmit, type Chat } from '@messenger/shared';
 import { useChatUiStore } from '../chatUiStore';
 
 /**
@@ -11,23 +10,21 @@ import { useChatUiStore } from '../chatUiStore';
 export function DeleteMessageDialog({ chat }: { chat: Chat }) {
   const { t } = useTranslation('messenger');
   const message = useChatUiStore((state) => state.deleting);
-  const [busy, setBusy] = useState(false);
+  const form = useSubmit((failure) => errorText(failure, 'messenger:chat.deleteFailed'), 'toast');
   if (!message || message.chat_id !== chat.id) return null;
 
   const close = () => useChatUiStore.getState().askDelete(null);
-  const remove = async () => {
-    if (busy) return;
-    setBusy(true);
-    try {
-      await chatsApi.deleteMessage(message.id, chat.last_message?.id === message.id);
-      useMessagesStore.getState().remove(chat.id, message.id);
-    } catch (error) {
-      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:chat.deleteFailed') });
-    } finally {
-      setBusy(false);
-      if (useChatUiStore.getState().deleting === message) close();
-    }
-  };
+  const remove = () =>
+    form.run(async () => {
+      try {
+        await chatsApi.deleteMessage(message.id, chat.last_message?.id === message.id);
+        useMessagesStore.getState().remove(chat.id, message.id);
+      } finally {
+        // Closes after the answer either way (a failure is a toast), but only for the run that went: a second
+        // click while the first is on its way is refused and must not close the dialog early.
+        if (useChatUiStore.getState().deleting === message) close();
+      }
+    });
 
   return <ConfirmDialog title={t('chat.deleteTitle')} subtitle={t('chat.deleteSubtitle')} approveLabel={t('chat.delete')} danger onApprove={() => void remove()} onCancel={close} />;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   chatsApi,
@@ -7,7 +7,7 @@ import {
   config,
   errorText,
   useMessagesStore,
-  useNotificationsStore,
+  useSubmit,
   type ChatMessage,
 } from '@messenger/shared';
 import { useChatUiStore } from '../chatUiStore';
@@ -19,7 +19,7 @@ import { useChatUiStore } from '../chatUiStore';
 export function EditComposer({ chatId, message }: { chatId: number; message: ChatMessage }) {
   const { t } = useTranslation('messenger');
   const [text, setText] = useState(message.text);
-  const [busy, setBusy] = useState(false);
+  const form = useSubmit((failure) => errorText(failure, 'messenger:chat.editFailed'), 'toast');
   const box = useRef<HTMLTextAreaElement>(null);
   const trimmed = text.trim();
 
@@ -32,25 +32,18 @@ export function EditComposer({ chatId, message }: { chatId: number; message: Cha
 
   const stop = () => useChatUiStore.getState().setEditing(chatId, undefined);
 
-  const save = async (event?: FormEvent) => {
-    event?.preventDefault();
-    if (busy || !trimmed || characterCount(trimmed) > config.textMax) return;
+  const save = form.handler(async () => {
+    if (!trimmed || characterCount(trimmed) > config.textMax) return;
     if (trimmed === message.text) {
       stop();
       return;
     }
-    setBusy(true);
-    try {
-      useMessagesStore.getState().edited(await chatsApi.editMessage(message.id, trimmed));
-      stop();
-    } catch (error) {
-      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:chat.editFailed') });
-      setBusy(false);
-    }
-  };
+    useMessagesStore.getState().edited(await chatsApi.editMessage(message.id, trimmed));
+    stop();
+  });
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) void save(event);
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) save(event);
     if (event.key === 'Escape') {
       // The edit closes, not the panel or dialog behind it.
       event.stopPropagation();
@@ -69,7 +62,7 @@ export function EditComposer({ chatId, message }: { chatId: number; message: Cha
           ×
         </button>
       </div>
-      <form className="msg-composer" onSubmit={(event) => void save(event)}>
+      <form className="msg-composer" onSubmit={save}>
         <textarea
           ref={box}
           aria-label={t('chat.editBox')}
@@ -78,7 +71,7 @@ export function EditComposer({ chatId, message }: { chatId: number; message: Cha
           onChange={(event) => setText(clampCharacters(event.target.value, config.textMax))}
           onKeyDown={onKeyDown}
         />
-        <button type="submit" className="ui-button ui-button-primary" disabled={busy || !trimmed}>
+        <button type="submit" className="ui-button ui-button-primary" disabled={form.busy || !trimmed}>
           {t('chat.saveEdit')}
         </button>
       </form>

@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Modal, chatsApi, errorText, useChatsStore, useNotificationsStore, type Chat } from '@messenger/shared';
+import { Modal, chatsApi, errorText, useChatsStore, useSubmit, type Chat } from '@messenger/shared';
 
 /** Spec §4: off, 5 s, 10 s, 30 s, 1 min, 5 min, 1 h, 6 h, 12 h, 1 d, 3 d, 7 d, 14 d (in seconds). */
 export const AUTO_DELETE_INTERVALS = [0, 5, 10, 30, 60, 300, 3600, 21600, 43200, 86400, 259200, 604800, 1209600] as const;
@@ -16,20 +16,13 @@ export function intervalLabel(seconds: number, language: string): string {
 export function AutoDeleteDialog({ chat, onClose }: { chat: Chat; onClose: () => void }) {
   const { t, i18n } = useTranslation('messenger');
   const [interval, setChoice] = useState<number>(chat.interval);
-  const [busy, setBusy] = useState(false);
+  const form = useSubmit((failure) => errorText(failure, 'messenger:chat.autoDeleteFailed'), 'toast');
 
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    try {
-      const result = await chatsApi.setInterval(chat.id, interval);
-      useChatsStore.getState().patch(chat.id, { interval: result.interval });
-      onClose();
-    } catch (error) {
-      useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'messenger:chat.autoDeleteFailed') });
-      setBusy(false);
-    }
-  };
+  const save = form.handler(async () => {
+    const result = await chatsApi.setInterval(chat.id, interval);
+    useChatsStore.getState().patch(chat.id, { interval: result.interval });
+    onClose();
+  });
 
   return (
     <Modal title={t('chat.autoDelete')} onClose={onClose}>
@@ -48,7 +41,7 @@ export function AutoDeleteDialog({ chat, onClose }: { chat: Chat; onClose: () =>
           <button type="button" className="ui-button" onClick={onClose}>
             {t('common:actions.cancel')}
           </button>
-          <button type="submit" className="ui-button ui-button-primary" disabled={busy || interval === chat.interval}>
+          <button type="submit" className="ui-button ui-button-primary" disabled={form.busy || interval === chat.interval}>
             {t('common:actions.save')}
           </button>
         </div>
