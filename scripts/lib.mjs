@@ -54,7 +54,9 @@ function hashFiles(files) {
 
 /** The apps `npm start` serves, in build order (shared code first). */
 export const apps = ['server', 'shell', 'mf-messenger', 'mf-calls', 'mf-staff'];
-const buildInputs = ['packages/shared', 'packages/build-config'];
+/** What each kind of app is built from besides its own folder: the server takes the wire contract only. */
+const clientInputs = ['packages/shared', 'packages/router', 'packages/protocol', 'packages/build-config'];
+const serverInputs = ['packages/protocol'];
 
 /** Newest modification time under a folder, skipping build output and dependencies. */
 function newestMtime(dir) {
@@ -73,12 +75,14 @@ function newestMtime(dir) {
 
 /** Builds every app whose sources (or the shared packages) changed since its last build. */
 export async function buildStale({ force = false } = {}) {
-  const shared = Math.max(...buildInputs.map((dir) => newestMtime(join(root, dir))));
+  const newestOf = (dirs) => Math.max(...dirs.map((dir) => newestMtime(join(root, dir))));
+  const clientShared = newestOf(clientInputs);
+  const serverShared = newestOf(serverInputs);
   const stale = apps.filter((app) => {
     const stamp = join(root, app, 'dist', '.build-stamp');
     if (force || !existsSync(stamp)) return true;
     const built = statSync(stamp).mtimeMs;
-    return Math.max(newestMtime(join(root, app)), app === 'server' ? 0 : shared) > built;
+    return Math.max(newestMtime(join(root, app)), app === 'server' ? serverShared : clientShared) > built;
   });
   if (stale.length === 0) return;
   log(`Building ${stale.join(', ')}`);

@@ -22,7 +22,11 @@ export function jestConfig(dir, displayName) {
         },
       ],
     },
+    // TypeBox (the wire contract's schemas) ships only as ES modules: compiled like our own code.
+    transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/typebox@[^/]+/node_modules/)?typebox/)'],
     moduleNameMapper: {
+      // The contract package (packages/protocol) imports its files as `./x.js`, as Node's ES modules need.
+      '^(\\.{1,2}/.*)\\.js$': '$1',
       '\\.css$': join(here, 'jest', 'style-stub.cjs'),
       '\\.(png|svg|jpe?g|webp|wav|mp3|ogg)$': join(here, 'jest', 'file-stub.cjs'),
     },

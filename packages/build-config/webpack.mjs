@@ -119,7 +119,8 @@ export function federatedConfig({ dir, name, exposes, runtimePlugins = [], title
         uniqueName: name,
         clean: true,
       },
-      resolve: { extensions: ['.tsx', '.ts', '.mjs', '.js'] },
+      // `.js` imports of TypeScript files: the contract package (packages/protocol) is written for Node's ES modules too.
+      resolve: { extensions: ['.tsx', '.ts', '.mjs', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } },
       module: {
         rules: [
           {

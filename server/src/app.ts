@@ -11,7 +11,7 @@ import { NUL_MESSAGE, containsNul } from './http/text.js';
 import { finiteKeyword } from './http/schema-types.js';
 import { registerAuthHook } from './http/auth-hook.js';
 import { registerRateLimitHook } from './http/rate-limits.js';
-import type { App } from './http/types.js';
+import type { App, RouteEntry } from './http/types.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { usersRoutes } from './modules/users/routes.js';
 import { staffRoutes } from './modules/staff/routes.js';
@@ -62,10 +62,11 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
     }),
   );
   // Every route as registered (HEAD twins left out): the permission-matrix test checks that it covers them all.
-  const routeList: Array<{ method: string; url: string }> = [];
+  const routeList: RouteEntry[] = [];
   app.decorate('routeList', routeList);
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) if (method !== 'HEAD') routeList.push({ method, url: route.url });
+    const schema = route.schema as RouteEntry['schema'];
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeList.push({ method, url: route.url, schema });
   });
   registerErrorHandler(app);
   // One rule for every route, present and future: no string of a request may hold U+0000 (see http/text.ts).

@@ -1,4 +1,6 @@
 // Every constant of spec §9 (and the few of our own) in one place; components never hold a literal of these.
+// The limits the server enforces as well come from the wire contract (packages/protocol).
+import { limits } from '@messenger/protocol';
 
 export const PRODUCT_KEY = 'msgr';
 /** The IndexedDB database of the warm start's session cache. */
@@ -28,13 +30,13 @@ export const config = {
   socketManualCloseReason: 'Manual close',
   codeResendDelayMs: 60_000,
   codeLength: 6,
-  phoneMaxLength: 25,
-  searchMax: 120,
-  textMax: 10_000,
-  nameMax: 60,
+  phoneMaxLength: limits.phoneMaxLength,
+  searchMax: limits.searchMax,
+  textMax: limits.textMax,
+  nameMax: limits.nameMax,
   /** Staff notes about a person. */
-  notesMax: 1000,
-  usernameMax: 60,
+  notesMax: limits.notesMax,
+  usernameMax: limits.usernameMax,
   joinCodePattern: /^C-[A-Za-z0-9]{10}$/,
   uploadLimitMb: 10,
   uploadLimitStaffMb: 50,

@@ -16,11 +16,18 @@ export interface AuthUser {
   login?: string;
 }
 
+/** A registered route and the schemas it validates and serializes with (what the contract test compares). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  schema?: { body?: unknown; params?: unknown; querystring?: unknown; response?: Record<number, unknown> } | undefined;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
-    /** Every route registered, as `{method, url}` (see app.ts). */
-    routeList: ReadonlyArray<{ method: string; url: string }>;
+    /** Every route registered, with its schemas (see app.ts). */
+    routeList: ReadonlyArray<RouteEntry>;
   }
   interface FastifyRequest {
     /** Set by the authentication hook on every non-public route; null only on public ones. */

@@ -85,3 +85,22 @@ describe('API client', () => {
     await expect(client.get('/x')).rejects.toMatchObject({ status: 429, retryAfterSeconds: 42 });
   });
 });
+
+describe('the wire contract, in development and tests', () => {
+  const contact = { id: 7, alias_name: 'Bob', name: 'Bob', username: null, phone: '+4915100000001', avatar: null, is_deleted_contact: false, deleted: false };
+
+  it('passes an answer its route allows', async () => {
+    const client = new ApiClient('/api', async () => json(200, { contacts: [contact] }));
+    await expect(client.get('/user/contacts')).resolves.toEqual({ contacts: [contact] });
+  });
+
+  it('fails loudly on an answer outside its route contract, saying where', async () => {
+    const { phone: _dropped, ...withoutPhone } = contact;
+    const client = new ApiClient('/api', async () => json(200, { contact: withoutPhone }));
+    await expect(client.put('/user/contacts/edit', { user_id: 7, name: 'Bob' })).rejects.toThrow(
+      /^PUT \/user\/contacts\/edit answered outside the contract: \/contact .*phone/,
+    );
+    const removed = new ApiClient('/api', async () => json(200, { deleted: 'yes' }));
+    await expect(removed.delete('/user/contacts/7')).rejects.toMatchObject({ name: 'ContractError' });
+  });
+});

@@ -2,6 +2,7 @@ import { config } from '../config';
 import type { JwtInfo } from '../model/types';
 import { msUntilExpiry, tokenStorage } from '../storage/tokens';
 import { ApiError } from './errors';
+import { checkAnswer } from './contract-check';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
@@ -39,9 +40,13 @@ export class ApiClient {
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const useToken = options.auth !== false;
     const first = await this.send(method, path, options, useToken ? tokenStorage.access : undefined);
-    if (first.status !== 401 || !useToken || options.refresh === false || SIGN_IN_PATHS.includes(path)) return this.parse<T>(first);
-    const token = await this.refreshAccessToken();
-    return this.parse<T>(await this.send(method, path, options, token));
+    const answer =
+      first.status !== 401 || !useToken || options.refresh === false || SIGN_IN_PATHS.includes(path)
+        ? await this.parse<T>(first)
+        : await this.parse<T>(await this.send(method, path, options, await this.refreshAccessToken()));
+    // Development and tests only: production builds drop this branch, and with it the schemas.
+    if (process.env.NODE_ENV !== 'production') checkAnswer(method, path, answer);
+    return answer;
   }
 
   get<T>(path: string, query?: Query): Promise<T> {

@@ -3,6 +3,7 @@ import type { CallRecord, Chat, ChatMetadata, Contact, JwtInfo, Me, Message, Pub
 import type { Credentials, Employee, FileTreeEntry, ManagerStats } from '../model/types';
 import type { LastSeenPrivacy, Presence } from '../model/types';
 import type { CallInfo, FileInfo, MeetingTicket } from '../model/types';
+import type { AddContactBody, AddContactResponse } from '@messenger/protocol';
 import { api } from './client';
 
 export const authApi = {
@@ -58,15 +59,11 @@ export const userApi = {
   verifyPhone: (phone: string, code: string) => api.put<{ user: Me; jwt_info: JwtInfo }>('/user/phone/verify', { phone, code }),
 };
 
-export interface AddContactInput {
-  user_phone?: string;
-  name: string;
-  username?: string;
-}
+export type AddContactInput = AddContactBody;
 
 export const contactsApi = {
   list: () => api.get<{ contacts: Contact[] }>('/user/contacts').then((response) => response.contacts),
-  add: (input: AddContactInput) => api.post<{ added: boolean; invited: boolean; contact?: Contact }>('/user/contacts/add', input),
+  add: (input: AddContactInput) => api.post<AddContactResponse>('/user/contacts/add', input),
   rename: (userId: number, name: string) =>
     api.put<{ contact: Contact }>('/user/contacts/edit', { user_id: userId, name }).then((response) => response.contact),
   remove: (userId: number) => api.delete<{ deleted: boolean }>(`/user/contacts/${userId}`),

@@ -47,16 +47,7 @@ export interface PublicUser {
   notes?: string;
 }
 
-export interface Contact {
-  id: number;
-  alias_name: string;
-  name: string;
-  username: string | null;
-  phone: string | null;
-  avatar: string | null;
-  is_deleted_contact: boolean;
-  deleted: boolean;
-}
+export type { Contact } from '@messenger/protocol';
 
 export type MessageType = 'text' | 'image' | 'audio' | 'video' | 'document' | 'call';
 

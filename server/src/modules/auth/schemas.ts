@@ -1,6 +1,7 @@
 import Type from 'typebox';
+import { limits } from '@messenger/protocol';
 
-export const Phone = Type.String({ minLength: 1, maxLength: 25, description: 'E.164, e.g. +15551234567' });
+export const Phone = Type.String({ minLength: 1, maxLength: limits.phoneMaxLength, description: 'E.164, e.g. +15551234567' });
 
 export const SendCodeBody = Type.Object({ phone: Phone }, { additionalProperties: false });
 

@@ -9,8 +9,9 @@ import { characterCount } from '../../http/text.js';
 import type { ChatView } from './model.js';
 import { chatUnavailable, chatViewsFor, lockChat, memberIds } from './repository.js';
 import { notifyChatUpdated } from './service.js';
+import { limits } from '@messenger/protocol';
 
-const NAME_MAX = 60;
+const NAME_MAX = limits.nameMax;
 const INVITE_CODE = /^C-[A-Za-z0-9]{10}$/;
 
 export interface CreateGroupInput {

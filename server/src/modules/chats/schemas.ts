@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { Id, Int } from '../../http/schema-types.js';
+import { limits } from '@messenger/protocol';
 
 /**
  * A stored file path (an avatar; whether it is the caller's image is checked in the service), or null to remove
@@ -43,7 +44,7 @@ export const ManageParticipantsBody = Type.Object(
 export const JoinChatBody = Type.Object({ code: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
 
 export const FindChatsQuery = Type.Object({
-  query: Type.String({ maxLength: 120 }),
+  query: Type.String({ maxLength: limits.searchMax }),
   is_admin: Type.Optional(Type.Boolean()),
 });
 
@@ -57,7 +58,7 @@ export const IntervalBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const SearchQuery = Type.Object({ chat_id: Id, query: Type.String({ maxLength: 120 }) });
+export const SearchQuery = Type.Object({ chat_id: Id, query: Type.String({ maxLength: limits.searchMax }) });
 
 export const ChatIdParams = Type.Object({ id: Id });
 export const ChatIdQuery = Type.Object({ chat_id: Id });

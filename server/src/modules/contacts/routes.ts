@@ -3,7 +3,7 @@ import { caller } from '../../http/types.js';
 import { requestOrigin } from '../../http/origin.js';
 import { refuseGuests } from '../users/actor.js';
 import { ContactsService } from './service.js';
-import { AddContactBody, ContactIdParams, EditContactBody } from './schemas.js';
+import { contactRoutes as routes } from './schemas.js';
 
 export async function contactsRoutes(app: App): Promise<void> {
   const contacts = new ContactsService(app.services);
@@ -13,17 +13,20 @@ export async function contactsRoutes(app: App): Promise<void> {
     refuseGuests(caller(request));
   });
 
-  app.get('/user/contacts', async (request) => ({ contacts: await contacts.list(caller(request).id) }));
+  // Each answer is serialized by its schema: a field the contract does not name never leaves the server.
+  app.get(routes.list.url, { schema: { response: { 200: routes.list.response } } }, async (request) => ({ contacts: await contacts.list(caller(request).id) }));
 
-  app.post('/user/contacts/add', { schema: { body: AddContactBody }, config: { rateLimit: 'lookups' } }, async (request) =>
-    contacts.add(caller(request).id, request.body, requestOrigin(request)),
+  app.post(
+    routes.add.url,
+    { schema: { body: routes.add.body, response: { 200: routes.add.response } }, config: { rateLimit: 'lookups' } },
+    async (request) => contacts.add(caller(request).id, request.body, requestOrigin(request)),
   );
 
-  app.put('/user/contacts/edit', { schema: { body: EditContactBody } }, async (request) => ({
+  app.put(routes.edit.url, { schema: { body: routes.edit.body, response: { 200: routes.edit.response } } }, async (request) => ({
     contact: await contacts.rename(caller(request).id, request.body.user_id, request.body.name),
   }));
 
-  app.delete('/user/contacts/:id', { schema: { params: ContactIdParams } }, async (request) => {
+  app.delete(routes.remove.url, { schema: { params: routes.remove.params, response: { 200: routes.remove.response } } }, async (request) => {
     await contacts.remove(caller(request).id, request.params.id);
     return { deleted: true };
   });

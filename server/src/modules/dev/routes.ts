@@ -3,8 +3,9 @@ import type { App } from '../../http/types.js';
 import { forbidden, notFound } from '../../http/errors.js';
 import type { DevSmsProvider } from '../auth/sms/dev.js';
 import { toE164 } from '../auth/phone.js';
+import { limits } from '@messenger/protocol';
 
-const OutboxQuery = Type.Object({ phone: Type.String({ minLength: 1, maxLength: 25 }) });
+const OutboxQuery = Type.Object({ phone: Type.String({ minLength: 1, maxLength: limits.phoneMaxLength }) });
 
 /** Loopback peers, as the socket sees them (never from X-Forwarded-For, which anyone can write). */
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;

@@ -1,7 +1,8 @@
 import type { MessageMeta, MessageType, MessageView } from '../chats/model.js';
+import { limits } from '@messenger/protocol';
 
 /** Longest message text (spec §9), in characters (code points). */
-export const TEXT_MAX = 10_000;
+export const TEXT_MAX = limits.textMax;
 
 export type SendableType = Exclude<MessageType, 'call'>;
 

@@ -13,8 +13,9 @@ import { Role, loadActor, loadAdmin, requireBelow } from '../users/actor.js';
 import { findUserById } from '../users/repository.js';
 import { type MeView, type UserRow, toMe, userColumns } from '../users/model.js';
 import { type Credentials, EMPLOYEE_SELECT, type EmployeeRow, type EmployeeView, toEmployee } from './model.js';
+import { limits } from '@messenger/protocol';
 
-const NAME_MAX = 60;
+const NAME_MAX = limits.nameMax;
 const LIST_LIMIT = 200;
 
 export interface ListOptions {

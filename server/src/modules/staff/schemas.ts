@@ -2,10 +2,11 @@ import Type from 'typebox';
 import { USERNAME_PATTERN } from '../users/schemas.js';
 import { PasswordText, Phone } from '../auth/schemas.js';
 import { Id, Int } from '../../http/schema-types.js';
+import { limits } from '@messenger/protocol';
 
 /** Names are checked after trimming (1–60) in the service, to answer `invalid_name`. */
 const Name = Type.String({ maxLength: 200 });
-export const NOTES_MAX = 2000;
+export const NOTES_MAX = limits.notesMax;
 const Notes = Type.String({ maxLength: NOTES_MAX });
 /** A password being set: its rules (8–128 characters) are checked in the service, to answer `weak_password`. */
 const NewPassword = Type.String({ maxLength: 1024 });
@@ -17,7 +18,7 @@ export const OwnPasswordBody = Type.Object(
 
 export const EmployeesQuery = Type.Object({
   managers: Type.Optional(Type.Boolean()),
-  query: Type.Optional(Type.String({ maxLength: 120 })),
+  query: Type.Optional(Type.String({ maxLength: limits.searchMax })),
   deleted: Type.Optional(Type.Boolean()),
 });
 

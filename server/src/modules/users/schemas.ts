@@ -1,12 +1,13 @@
 import Type from 'typebox';
 import { Id } from '../../http/schema-types.js';
+import { limits } from '@messenger/protocol';
 
 /** Letters, digits and underscores, starting with a letter; a leading @ is accepted and stripped. */
 export const USERNAME_PATTERN = '^@?[A-Za-z][A-Za-z0-9_]{2,59}$';
 
 export const EditUserBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ maxLength: 60 })),
+    name: Type.Optional(Type.String({ maxLength: limits.nameMax })),
     username: Type.Optional(Type.Union([Type.String({ pattern: USERNAME_PATTERN }), Type.Literal(''), Type.Null()])),
     popup_notifications: Type.Optional(Type.Boolean()),
     sound_notifications: Type.Optional(Type.Boolean()),
@@ -22,10 +23,10 @@ export const EditUserBody = Type.Object(
 /** `?code=`: the invite code of the link followed (the last part of `{host}/link/{code}`). */
 export const LinkQuery = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
 
-export const PhoneBody = Type.Object({ phone: Type.String({ minLength: 1, maxLength: 25 }) }, { additionalProperties: false });
+export const PhoneBody = Type.Object({ phone: Type.String({ minLength: 1, maxLength: limits.phoneMaxLength }) }, { additionalProperties: false });
 
 export const VerifyPhoneBody = Type.Object(
-  { phone: Type.String({ minLength: 1, maxLength: 25 }), code: Type.String({ pattern: '^[0-9]{6}$' }) },
+  { phone: Type.String({ minLength: 1, maxLength: limits.phoneMaxLength }), code: Type.String({ pattern: '^[0-9]{6}$' }) },
   { additionalProperties: false },
 );
 
@@ -36,4 +37,4 @@ export const BlockUserBody = Type.Object(
 
 export const UserIdParams = Type.Object({ id: Id });
 
-export const FindUserQuery = Type.Object({ query: Type.String({ maxLength: 120 }) });
+export const FindUserQuery = Type.Object({ query: Type.String({ maxLength: limits.searchMax }) });

@@ -1,0 +1,15 @@
+// The limits of spec §9 that both sides enforce: the server refuses past them, the client stops typing at them.
+
+export const limits = {
+  /** A person's, a contact's or a group's name, in characters. */
+  nameMax: 60,
+  /** A message's text, in characters. */
+  textMax: 10_000,
+  /** A search query. */
+  searchMax: 120,
+  /** Staff notes about a person. */
+  notesMax: 1000,
+  usernameMax: 60,
+  /** A phone number as typed (digits, spaces, signs). */
+  phoneMaxLength: 25,
+} as const;

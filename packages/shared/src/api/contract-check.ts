@@ -1,0 +1,25 @@
+import Value from 'typebox/value';
+import { contractRoutes, type ContractRoute } from '@messenger/protocol';
+
+/** An answer of the server that its own contract (packages/protocol) does not allow: a bug of one side or the other. */
+export class ContractError extends Error {
+  override name = 'ContractError';
+}
+
+const knownRoutes = Object.values(contractRoutes)
+  .flatMap((table) => Object.values(table) as ContractRoute[])
+  .map((route) => ({ route, pattern: new RegExp(`^${route.url.replace(/:[a-z_]+/g, '[^/]+')}$`) }));
+
+/**
+ * Checks a successful answer against the contract's schema of its route. Used in development builds and unit
+ * tests only (the API client calls it behind a `NODE_ENV` test that production builds drop, and with it this
+ * module and the schemas), so a drift fails loudly where it is made, at no cost to the shipped app.
+ */
+export function checkAnswer(method: string, path: string, body: unknown): void {
+  const known = knownRoutes.find(({ route, pattern }) => route.method === method && pattern.test(path));
+  if (!known || Value.Check(known.route.response, body)) return;
+  const errors = Value.Errors(known.route.response, body)
+    .slice(0, 3)
+    .map((error) => `${error.instancePath || '/'} ${error.message}`);
+  throw new ContractError(`${method} ${path} answered outside the contract: ${errors.join('; ')}`);
+}

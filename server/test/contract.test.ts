@@ -1,0 +1,51 @@
+// The wire contract (packages/protocol) is what the server serves: each of its routes is registered with its
+// schemas, and what the server answers is what the schemas say (checked with TypeBox, as the client checks it).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import Value from 'typebox/value';
+import { Contact, contractRoutes, type ContractRoute } from '@messenger/protocol';
+import { startServer, type TestServer } from './helpers/server.js';
+import { request, signUp } from './helpers/client.js';
+
+describe('the wire contract', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.close());
+
+  it('every route of the contract is served with its own schemas, its answer serialized by its response schema', () => {
+    const routes = Object.values(contractRoutes).flatMap((table) => Object.values(table) as ContractRoute[]);
+    assert.ok(routes.length > 0);
+    for (const route of routes) {
+      const served = server.app.routeList.find((entry) => entry.method === route.method && entry.url === `/api${route.url}`);
+      assert.ok(served, `${route.method} ${route.url} is served`);
+      assert.equal(served.schema?.response?.[200], route.response, `${route.method} ${route.url} answers by the contract's schema`);
+      for (const part of ['body', 'params', 'querystring'] as const) {
+        assert.equal(served.schema?.[part], route[part], `${route.method} ${route.url} takes its ${part} by the contract's schema`);
+      }
+    }
+  });
+
+  it('the contacts routes answer what the contract names, field for field', async () => {
+    const anna = await signUp(server, { name: 'Anna' });
+    const bob = await signUp(server, { name: 'Bob' });
+    const routes = contractRoutes.contacts;
+    const added = await request(server, 'POST', routes.add.url, { token: anna.token, body: { user_phone: bob.phone, name: 'Bobby' } });
+    assert.equal(added.status, 200);
+    assert.ok(Value.Check(routes.add.response, added.body), JSON.stringify([...Value.Errors(routes.add.response, added.body)]));
+    assert.ok(added.body.contact);
+    assert.deepEqual(Object.keys(added.body.contact).sort(), Object.keys(Contact.properties).sort());
+
+    const list = await request(server, 'GET', routes.list.url, { token: anna.token });
+    assert.ok(Value.Check(routes.list.response, list.body));
+    assert.equal(list.body.contacts.length, 1);
+
+    const renamed = await request(server, 'PUT', routes.edit.url, { token: anna.token, body: { user_id: bob.id, name: 'Robert' } });
+    assert.ok(Value.Check(routes.edit.response, renamed.body));
+    assert.equal(renamed.body.contact.alias_name, 'Robert');
+
+    const removed = await request(server, 'DELETE', `/user/contacts/${bob.id}`, { token: anna.token });
+    assert.ok(Value.Check(routes.remove.response, removed.body));
+  });
+});
