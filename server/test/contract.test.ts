@@ -3,9 +3,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Value from 'typebox/value';
-import { Contact, contractRoutes, type ContractRoute } from '@messenger/protocol';
+import { Contact, Employee, contractRoutes, type ContractRoute } from '@messenger/protocol';
 import { startServer, type TestServer } from './helpers/server.js';
 import { request, signUp } from './helpers/client.js';
+import { quickStaff } from './helpers/staff.js';
 
 describe('the wire contract', () => {
   let server: TestServer;
@@ -20,7 +21,7 @@ describe('the wire contract', () => {
     for (const route of routes) {
       const served = server.app.routeList.find((entry) => entry.method === route.method && entry.url === `/api${route.url}`);
       assert.ok(served, `${route.method} ${route.url} is served`);
-      assert.equal(served.schema?.response?.[200], route.response, `${route.method} ${route.url} answers by the contract's schema`);
+      assert.equal(served.schema?.response?.[route.status ?? 200], route.response, `${route.method} ${route.url} answers by the contract's schema`);
       for (const part of ['body', 'params', 'querystring'] as const) {
         assert.equal(served.schema?.[part], route[part], `${route.method} ${route.url} takes its ${part} by the contract's schema`);
       }
@@ -47,5 +48,31 @@ describe('the wire contract', () => {
 
     const removed = await request(server, 'DELETE', `/user/contacts/${bob.id}`, { token: anna.token });
     assert.ok(Value.Check(routes.remove.response, removed.body));
+  });
+
+  it('the staff routes answer what the contract names: employees, credentials handed over, a role changed', async () => {
+    const admin = await quickStaff(server, 3, 'Ada');
+    const routes = contractRoutes.staff;
+    const check = (route: ContractRoute, body: unknown) =>
+      assert.ok(Value.Check(route.response, body), `${route.method} ${route.url}: ${JSON.stringify(Value.Errors(route.response, body).slice(0, 3))}`);
+
+    const created = await request(server, 'POST', routes.createManager.url, { token: admin.token, body: { phone: '+4915112345678', name: 'Manny' } });
+    assert.equal(created.status, 201);
+    check(routes.createManager, created.body);
+    assert.deepEqual(Object.keys(created.body.user).sort(), Object.keys(Employee.properties).sort());
+
+    const reset = await request(server, 'PUT', routes.edit.url, { token: admin.token, body: { user_id: created.body.user.id, password: 'a new password 1' } });
+    check(routes.edit, reset.body);
+    assert.equal(reset.body.credentials.extra_password, null, 'a password not changed is null');
+
+    check(routes.list, (await request(server, 'GET', `${routes.list.url}?managers=true`, { token: admin.token })).body);
+    check(routes.setRole, (await request(server, 'PUT', routes.setRole.url, { token: admin.token, body: { user_id: created.body.user.id, role_id: 0 } })).body);
+    check(routes.setMuted, (await request(server, 'PUT', routes.setMuted.url, { token: admin.token, body: { user_id: created.body.user.id, isMuted: true } })).body);
+    const own = await request(server, 'POST', routes.ownPasswords.url, {
+      token: admin.token,
+      body: { password: 'another one 12', extra_password: 'and another 34', current_password: admin.password },
+    });
+    check(routes.ownPasswords, own.body);
+    check(routes.remove, (await request(server, 'DELETE', `/user/${created.body.user.id}`, { token: admin.token })).body);
   });
 });

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { limits } from './limits.js';
 
 /**
  * An integer in a request, bounded on both sides and finite. Ajv coerces a query string of 400 digits (or
@@ -15,3 +16,18 @@ export const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schem
 
 /** The answer of a route that removes something. */
 export const Deleted = Type.Object({ deleted: Type.Boolean() });
+
+/** A phone number as typed; the server makes it E.164 (and refuses what is not a phone) itself. */
+export const Phone = Type.String({ minLength: 1, maxLength: limits.phoneMaxLength, description: 'E.164, e.g. +15551234567' });
+
+/**
+ * Passwords are bounded here only so a request stays small; their rules (8–128 characters) are checked where they
+ * are set, with their own error codes. At sign-in any length is simply a wrong password.
+ */
+export const PasswordText = Type.String({ minLength: 1, maxLength: 1024 });
+
+/** Letters, digits and underscores, starting with a letter; a leading @ is accepted and stripped. */
+export const USERNAME_PATTERN = '^@?[A-Za-z][A-Za-z0-9_]{2,59}$';
+
+/** A username being set: a valid one, or '' / null to remove it. */
+export const UsernameChange = Type.Union([Type.String({ pattern: USERNAME_PATTERN }), Type.Literal(''), Type.Null()]);

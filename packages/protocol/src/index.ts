@@ -1,6 +1,19 @@
 // The wire contract: what server and client both say about every request, answer and limit, said once.
 export { limits } from './limits.js';
-export { Deleted, Id, Int, Nullable } from './common.js';
+export { Deleted, Id, Int, Nullable, PasswordText, Phone, USERNAME_PATTERN, UsernameChange } from './common.js';
 export { AddContactBody, AddContactResponse, Contact, ContactIdParams, EditContactBody, contactRoutes } from './contacts.js';
+export { LastSeenPrivacy, Me } from './users.js';
+export {
+  CreateManagerBody,
+  Credentials,
+  EditManagerBody,
+  Employee,
+  EmployeesQuery,
+  MuteBody,
+  OwnPasswordBody,
+  RoleBody,
+  UserIdParams,
+  staffRoutes,
+} from './staff.js';
 export { contractRoutes, type ContractRoute } from './routes.js';
 export type { Static, TSchema } from 'typebox';

@@ -1,8 +1,9 @@
 import type { TSchema } from 'typebox';
 import { contactRoutes } from './contacts.js';
+import { staffRoutes } from './staff.js';
 
 /** Every route the contract describes, by domain (the server's contract test checks each is served by it). */
-export const contractRoutes = { contacts: contactRoutes } as const;
+export const contractRoutes = { contacts: contactRoutes, staff: staffRoutes } as const;
 
 /** One route of the contract: where it is, what it takes and what it answers. */
 export interface ContractRoute {
@@ -11,5 +12,7 @@ export interface ContractRoute {
   body?: TSchema;
   params?: TSchema;
   querystring?: TSchema;
+  /** The success status when it is not 200. */
+  status?: 201;
   response: TSchema;
 }

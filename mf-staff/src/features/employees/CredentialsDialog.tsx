@@ -1,10 +1,17 @@
+import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal, formatPhone, useNotificationsStore, useSubmit, type Credentials } from '@messenger/shared';
 
 /** A manager's sign-in details, shown once: the admin copies them and hands them over. */
 export function CredentialsDialog({ credentials, onClose }: { credentials: Credentials; onClose: () => void }) {
   const { t } = useTranslation('staff');
-  const text = `${t('employees.phone')}: ${credentials.phone}\n${t('employees.password')}: ${credentials.password}\n${t('employees.extraPassword')}: ${credentials.extra_password}`;
+  // A password that was not changed comes as null: it is not shown (nor copied), the person keeps theirs.
+  const rows = [
+    { label: t('employees.phone'), value: credentials.phone, shown: credentials.phone && formatPhone(credentials.phone) },
+    { label: t('employees.password'), value: credentials.password, shown: credentials.password && <code>{credentials.password}</code> },
+    { label: t('employees.extraPassword'), value: credentials.extra_password, shown: credentials.extra_password && <code>{credentials.extra_password}</code> },
+  ].filter((row) => row.value !== null);
+  const text = rows.map((row) => `${row.label}: ${row.value}`).join('\n');
   const copying = useSubmit(
     (failure) => (failure instanceof Error && failure.message ? failure.message : t('employees.copyFailed')),
     'toast',
@@ -17,16 +24,12 @@ export function CredentialsDialog({ credentials, onClose }: { credentials: Crede
     <Modal title={t('employees.credentialsTitle')} onClose={onClose}>
       <p className="ui-warning">{t('employees.credentialsOnce')}</p>
       <dl className="staff-credentials">
-        <dt>{t('employees.phone')}</dt>
-        <dd>{formatPhone(credentials.phone)}</dd>
-        <dt>{t('employees.password')}</dt>
-        <dd>
-          <code>{credentials.password}</code>
-        </dd>
-        <dt>{t('employees.extraPassword')}</dt>
-        <dd>
-          <code>{credentials.extra_password}</code>
-        </dd>
+        {rows.map((row) => (
+          <Fragment key={row.label}>
+            <dt>{row.label}</dt>
+            <dd>{row.shown}</dd>
+          </Fragment>
+        ))}
       </dl>
       <div className="ui-modal-actions">
         <button type="button" className="ui-button" onClick={copy}>

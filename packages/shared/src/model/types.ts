@@ -1,6 +1,6 @@
 // The app's domain types. They mirror the server's JSON (docs/api.md); wire-to-app mapping lives in api/.
 
-export type LastSeenPrivacy = 'everyone' | 'contacts' | 'nobody';
+export type { LastSeenPrivacy } from '@messenger/protocol';
 
 /**
  * Someone's presence as I may see it: online, or offline since `last_seen_at` — or, where they keep it from me,
@@ -12,27 +12,8 @@ export interface Presence {
   last_seen_at: string | null;
 }
 
-export interface Me {
-  id: number;
-  name: string;
-  username: string | null;
-  phone: string | null;
-  avatar: string | null;
-  role: number;
-  temporary: boolean;
-  invite_link: string;
-  deleted: boolean;
-  blocked: boolean;
-  popup_notifications: boolean;
-  private_notifications: boolean;
-  sound_notifications: boolean;
-  /** Who sees when I was last online (presence): everyone, my contacts, nobody. */
-  last_seen_privacy: LastSeenPrivacy;
-  isMuted: boolean;
-  created_at: string;
-  /** Staff only: whether their password and extra password are set (they must be before staff screens). */
-  password_set?: boolean;
-}
+/** The signed-in person's own view of themselves: the contract's (packages/protocol). */
+export type { Me } from '@messenger/protocol';
 
 export interface PublicUser {
   id: number;
@@ -210,27 +191,8 @@ export interface ManagerStats {
 }
 
 /** A person as the staff screens list them. */
-export interface Employee {
-  id: number;
-  name: string;
-  username: string | null;
-  phone: string | null;
-  role: number;
-  notes: string;
-  blocked: boolean;
-  deleted: boolean;
-  isMuted: boolean;
-  created_at: string;
-  password_set: boolean;
-  invited_users: number;
-}
-
-/** A manager's sign-in details, shown once for an admin to hand over. */
-export interface Credentials {
-  phone: string;
-  password: string;
-  extra_password: string;
-}
+/** The employees screen's people, and sign-in details shown once (a password not changed is null): the contract's. */
+export type { Credentials, Employee } from '@messenger/protocol';
 
 export interface FileTreeEntry {
   name: string;

@@ -1,7 +1,7 @@
 import Type from 'typebox';
-import { limits } from '@messenger/protocol';
+import { Phone, PasswordText } from '@messenger/protocol';
 
-export const Phone = Type.String({ minLength: 1, maxLength: limits.phoneMaxLength, description: 'E.164, e.g. +15551234567' });
+export { Phone, PasswordText };
 
 export const SendCodeBody = Type.Object({ phone: Phone }, { additionalProperties: false });
 
@@ -15,12 +15,6 @@ export const SignInQuery = Type.Object(
   { code: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) },
   { additionalProperties: false },
 );
-
-/**
- * Passwords are bounded here only so a request stays small; their rules (8–128 characters) are checked where they
- * are set, with their own error codes. At sign-in any length is simply a wrong password.
- */
-export const PasswordText = Type.String({ minLength: 1, maxLength: 1024 });
 
 export const SignInManagerBody = Type.Object({ phone: Phone, password: PasswordText }, { additionalProperties: false });
 

@@ -1,26 +1,8 @@
+import type { Employee } from '@messenger/protocol';
 /** A person as the employees screen shows them (docs/api.md, issue 4: Employee). */
-export interface EmployeeView {
-  id: number;
-  name: string;
-  username: string | null;
-  phone: string | null;
-  role: number;
-  notes: string;
-  blocked: boolean;
-  deleted: boolean;
-  isMuted: boolean;
-  created_at: string;
-  password_set: boolean;
-  /** People who joined through their invite link (guests and deleted accounts not counted). */
-  invited_users: number;
-}
-
-/** Passwords an admin hands over, shown once. A password that was not changed is null. */
-export interface Credentials {
-  phone: string | null;
-  password: string | null;
-  extra_password: string | null;
-}
+/** A person on the employees screen, and sign-in details handed over once: the contract's (packages/protocol). */
+export type EmployeeView = Employee;
+export type { Credentials } from '@messenger/protocol';
 
 export interface EmployeeRow extends Record<string, unknown> {
   id: number;

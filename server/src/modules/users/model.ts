@@ -1,3 +1,4 @@
+import type { Me } from '@messenger/protocol';
 /** A users row as the queries below select it. */
 export interface UserRow extends Record<string, unknown> {
   id: number;
@@ -33,28 +34,8 @@ export function userColumns(alias?: string): string {
   ].join(', ');
 }
 
-/** The signed-in user's own view of themselves (`GET /api/user`). */
-export interface MeView {
-  id: number;
-  name: string;
-  username: string | null;
-  phone: string | null;
-  avatar: string | null;
-  role: number;
-  temporary: boolean;
-  invite_link: string;
-  deleted: boolean;
-  blocked: boolean;
-  popup_notifications: boolean;
-  private_notifications: boolean;
-  sound_notifications: boolean;
-  /** Who sees when they were last online: everyone, their contacts, nobody. */
-  last_seen_privacy: 'everyone' | 'contacts' | 'nobody';
-  isMuted: boolean;
-  created_at: string;
-  /** Staff: whether both passwords are set (until then staff routes answer `password_setup_required`). */
-  password_set: boolean;
-}
+/** The signed-in user's own view of themselves (`GET /api/user`): the contract's `Me` (packages/protocol). */
+export type MeView = Me;
 
 /** What anyone may see of another person; the phone only where the viewer already knows it. */
 export interface PublicUserView {

@@ -1,9 +1,8 @@
 import Type from 'typebox';
 import { Id } from '../../http/schema-types.js';
-import { limits } from '@messenger/protocol';
+import { USERNAME_PATTERN, limits } from '@messenger/protocol';
 
-/** Letters, digits and underscores, starting with a letter; a leading @ is accepted and stripped. */
-export const USERNAME_PATTERN = '^@?[A-Za-z][A-Za-z0-9_]{2,59}$';
+export { USERNAME_PATTERN } from '@messenger/protocol';
 
 export const EditUserBody = Type.Object(
   {
