@@ -3,9 +3,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Value from 'typebox/value';
-import { Contact, Employee, contractRoutes, type ContractRoute } from '@messenger/protocol';
+import { Contact, Employee, FileTreeEntry, contractRoutes, type ContractRoute } from '@messenger/protocol';
 import { startServer, type TestServer } from './helpers/server.js';
-import { request, signUp } from './helpers/client.js';
+import { request, signUp, upload } from './helpers/client.js';
 import { quickStaff } from './helpers/staff.js';
 
 describe('the wire contract', () => {
@@ -74,5 +74,27 @@ describe('the wire contract', () => {
     });
     check(routes.ownPasswords, own.body);
     check(routes.remove, (await request(server, 'DELETE', `/user/${created.body.user.id}`, { token: admin.token })).body);
+  });
+
+  it('the file routes answer what the contract names: an upload, its tokens, a folder of the storage, a deletion', async () => {
+    const admin = await quickStaff(server, 2, 'Ada');
+    const routes = contractRoutes.files;
+    const check = (route: ContractRoute, body: unknown) =>
+      assert.ok(Value.Check(route.response, body), `${route.method} ${route.url}: ${JSON.stringify(Value.Errors(route.response, body).slice(0, 3))}`);
+
+    const uploaded = await upload(server, admin);
+    assert.equal(uploaded.status, 201);
+    check(routes.upload, uploaded.body);
+    const path: string = uploaded.body.file.path;
+    check(routes.tokens, (await request(server, 'POST', routes.tokens.url, { token: admin.token, body: { paths: [path] } })).body);
+
+    const folder = path.split('/').slice(0, -1).join('/');
+    const tree = await request(server, 'GET', `${routes.tree.url}?path=${encodeURIComponent(folder)}`, { token: admin.token });
+    check(routes.tree, tree.body);
+    assert.equal(tree.body.truncated, false);
+    const entry = tree.body.entries.find((listed: { path: string }) => listed.path === path);
+    assert.deepEqual(Object.keys(entry).sort(), Object.keys(FileTreeEntry.properties).sort());
+
+    check(routes.deleteAll, (await request(server, 'DELETE', routes.deleteAll.url, { token: admin.token })).body);
   });
 });

@@ -26,3 +26,10 @@ test('files are listed by the name they were uploaded with, the storage name bes
   // A file the table does not know (e.g. one put there by hand) keeps its storage name.
   expect(screen.getByRole('button', { name: 'Open 0b1c2d3e4f5a6b7c8d9e.webm' })).toBeInTheDocument();
 });
+
+test('a folder with more entries than are listed says so', async () => {
+  const entry = (index: number) => ({ name: `f${index}.png`, path: `big/f${index}.png`, type: 'file', size: 1, mime: 'image/png' });
+  mockFetch({ 'GET /api/file/tree': { body: { path: 'big', truncated: true, entries: [entry(1), entry(2)] } } });
+  render(<FilesPage />);
+  expect(await screen.findByText('Only the first 2 entries of this folder are shown.')).toHaveAttribute('role', 'status');
+});

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon, errorText, formatByteSize, mediaUrl, staffApi, useNotificationsStore, type FileTreeEntry } from '@messenger/shared';
 
-type Load = { state: 'loading' } | { state: 'failed'; error: string } | { state: 'loaded'; entries: FileTreeEntry[] };
+type Load = { state: 'loading' } | { state: 'failed'; error: string } | { state: 'loaded'; entries: FileTreeEntry[]; truncated: boolean };
 
 /**
  * The stored files (`GET /api/file/tree`), folder by folder, confined to the storage root by the server. Files
@@ -17,7 +17,7 @@ export function FilesPage() {
     let cancelled = false;
     staffApi
       .fileTree(path)
-      .then((tree) => !cancelled && setLoad({ state: 'loaded', entries: tree.entries }))
+      .then((tree) => !cancelled && setLoad({ state: 'loaded', entries: tree.entries, truncated: tree.truncated }))
       .catch((error: unknown) => !cancelled && setLoad({ state: 'failed', error: errorText(error, 'staff:files.loadFailed') }));
     return () => {
       cancelled = true;
@@ -65,6 +65,11 @@ export function FilesPage() {
         </p>
       )}
       {load.state === 'loaded' && load.entries.length === 0 && <p className="ui-empty">{t('files.empty')}</p>}
+      {load.state === 'loaded' && load.truncated && (
+        <p className="ui-warning" role="status">
+          {t('files.truncated', { count: load.entries.length })}
+        </p>
+      )}
       {load.state === 'loaded' && load.entries.length > 0 && (
         <table className="staff-table">
           <thead>

@@ -1,6 +1,6 @@
 // One typed function per server route (docs/api.md). Components and stores call these, never fetch.
 import type { CallRecord, Chat, ChatMetadata, Contact, JwtInfo, Me, Message, PublicUser, Reaction, TotalStats } from '../model/types';
-import type { Credentials, Employee, FileTreeEntry, ManagerStats } from '../model/types';
+import type { Credentials, Employee, FileTree, ManagerStats } from '../model/types';
 import type { LastSeenPrivacy, Presence } from '../model/types';
 import type { CallInfo, FileInfo, MeetingTicket } from '../model/types';
 import type { AddContactBody, AddContactResponse } from '@messenger/protocol';
@@ -181,7 +181,7 @@ export const staffApi = {
   setBlocked: (userId: number, blocked: boolean) => api.put<{ user: PublicUser }>('/user/block', { user_id: userId, blocked }).then((response) => response.user),
   remove: (userId: number) => api.delete<{ deleted: boolean }>(`/user/${userId}`),
   secretChats: () => api.get<{ chats: Chat[]; users: PublicUser[] }>('/chat/list/all'),
-  fileTree: (path: string) => api.get<{ path: string; entries: FileTreeEntry[] }>('/file/tree', { path }),
+  fileTree: (path: string) => api.get<FileTree>('/file/tree', { path }),
 };
 
 export interface RemoteDescriptor {

@@ -1,4 +1,6 @@
 // The app's domain types. They mirror the server's JSON (docs/api.md); wire-to-app mapping lives in api/.
+// Those of the domains on the wire contract are its own types (packages/protocol), re-exported.
+import type { FileInfo } from '@messenger/protocol';
 
 export type { LastSeenPrivacy } from '@messenger/protocol';
 
@@ -32,13 +34,8 @@ export type { Contact } from '@messenger/protocol';
 
 export type MessageType = 'text' | 'image' | 'audio' | 'video' | 'document' | 'call';
 
-/** A file as the server knows it (spec §3 upload result: a path). */
-export interface FileInfo {
-  path: string;
-  name: string;
-  size: number;
-  mime: string;
-}
+/** A file as the server knows it (spec §3 upload result: a path): the contract's (packages/protocol). */
+export type { FileInfo, FileTree, FileTreeEntry } from '@messenger/protocol';
 
 /** What the sender says about a file: a voice message's length, a picture's size. */
 export interface MessageMeta {
@@ -193,17 +190,6 @@ export interface ManagerStats {
 /** A person as the staff screens list them. */
 /** The employees screen's people, and sign-in details shown once (a password not changed is null): the contract's. */
 export type { Credentials, Employee } from '@messenger/protocol';
-
-export interface FileTreeEntry {
-  name: string;
-  path: string;
-  type: 'dir' | 'file';
-  size: number;
-  mime?: string;
-  owner_id?: number;
-  /** A file's name when it was uploaded; `name` is the generated storage name. */
-  original_name?: string;
-}
 
 export interface JwtInfo {
   access_token: string;

@@ -5,7 +5,7 @@ import { caller } from '../../http/types.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import { loadActor } from '../users/actor.js';
 import { FilesService, fileTooLarge, uploadLimitMb, type FileInfo, type ServedFile } from './service.js';
-import { MeetAudioQuery, ReceiveQuery, SpecificFileQuery, TokensBody, TreeQuery } from './schemas.js';
+import { ReceiveQuery, SpecificFileQuery, fileRoutes as routes } from './schemas.js';
 
 /** Room for the multipart envelope (boundaries, part headers) around the file itself. */
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -40,10 +40,14 @@ export async function filesRoutes(app: App): Promise<void> {
     return files.upload(me.id, part, limitMb, folder);
   }
 
-  app.post('/file/upload', { config: { rateLimit: 'uploads' } }, async (request, reply) => reply.code(201).send({ file: await receiveUpload(request) }));
+  // Each JSON answer is serialized by its schema: a field the contract does not name never leaves the server.
+  app.post(routes.upload.url, { schema: { response: { 201: routes.upload.response } }, config: { rateLimit: 'uploads' } }, async (request, reply) =>
+    reply.code(201).send({ file: await receiveUpload(request) }),
+  );
 
   // A chunk of a call's audio recording (recording is on for the chat, the uploader took part in the call).
-  app.post('/file/upload/meet-audio', { schema: { querystring: MeetAudioQuery }, config: { rateLimit: 'uploads' } }, async (request, reply) => {
+  const meetAudio = { querystring: routes.meetAudio.querystring, response: { 201: routes.meetAudio.response } };
+  app.post(routes.meetAudio.url, { schema: meetAudio, config: { rateLimit: 'uploads' } }, async (request, reply) => {
     const { chat_id: chatId, message_id: messageId } = request.query;
     const callId = await app.services.calls.recordableCall(caller(request).id, chatId, messageId);
     if (callId === null) throw forbidden('This call is not being recorded, or you are not in it', 'not_recording');
@@ -56,13 +60,15 @@ export async function filesRoutes(app: App): Promise<void> {
     return reply.code(201).send({ file });
   });
 
-  app.post('/file/tokens', { schema: { body: TokensBody } }, async (request) =>
+  app.post(routes.tokens.url, { schema: { body: routes.tokens.body, response: { 200: routes.tokens.response } } }, async (request) =>
     files.tokens(caller(request).id, request.body.paths, request.body.admin === true),
   );
 
-  app.get('/file/tree', { schema: { querystring: TreeQuery } }, async (request) => files.tree(caller(request).id, request.query.path ?? ''));
+  app.get(routes.tree.url, { schema: { querystring: routes.tree.querystring, response: { 200: routes.tree.response } } }, async (request) =>
+    files.tree(caller(request).id, request.query.path ?? ''),
+  );
 
-  app.delete('/file/delete/all', async (request) => files.deleteAll(caller(request).id));
+  app.delete(routes.deleteAll.url, { schema: { response: { 200: routes.deleteAll.response } } }, async (request) => files.deleteAll(caller(request).id));
 
   app.get('/receive/*', { config: { public: true }, schema: { querystring: ReceiveQuery } }, async (request, reply) => {
     const path = (request.params as { '*': string })['*'];

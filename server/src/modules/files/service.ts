@@ -11,7 +11,8 @@ import { MEDIA_TOKEN_TTL_SECONDS, type MediaScope } from '../../security/media-t
 import { type FileRow, visibleFiles } from './access.js';
 import { cleanFileName, contentDisposition, extensionFor, isInlineType, storedMime } from './mime.js';
 import { isFilePath, normaliseFolder } from './paths.js';
-import { type StorageEntry, StoragePathError } from './storage.js';
+import { StoragePathError } from './storage.js';
+import { FILE_TREE_LIMIT, type FileInfo, type FileTree } from '@messenger/protocol';
 
 const MB = 1024 * 1024;
 /** Upload limits of spec §5: 10 MB, 50 MB for role 1 (manager) and above. */
@@ -24,12 +25,8 @@ export function fileTooLarge(limitMb: number): HttpError {
   return new HttpError(413, 'file_too_large', `Upload failed. Maximum size - ${limitMb} MB.`, { connection: 'close' });
 }
 
-export interface FileInfo {
-  path: string;
-  name: string;
-  size: number;
-  mime: string;
-}
+/** A stored file as its uploader gets it back: the contract's (packages/protocol). */
+export type { FileInfo } from '@messenger/protocol';
 
 class TooLarge extends Error {}
 
@@ -37,14 +34,7 @@ class TooLarge extends Error {}
 const HEAD_BYTES = 16;
 
 /** Most entries `GET /file/tree` lists of one folder (folders first, then by name); `truncated` says when more. */
-const TREE_LIMIT = 2000;
-
-export interface TreeEntry extends StorageEntry {
-  mime?: string;
-  owner_id?: number;
-  /** The name the file had when it was uploaded (the storage name is generated). */
-  original_name?: string;
-}
+const TREE_LIMIT = FILE_TREE_LIMIT;
 
 export interface ServedFile {
   status: 200 | 206 | 416;
@@ -122,7 +112,7 @@ export class FilesService {
    * `GET /file/tree?path=` (role ≥ 2): one folder of the storage, '' being the root. Files carry their original
    * name, type and uploader from the files table when it knows them. Anything outside the root is 400.
    */
-  async tree(userId: number, folder: string): Promise<{ path: string; entries: TreeEntry[]; truncated: boolean }> {
+  async tree(userId: number, folder: string): Promise<FileTree> {
     await loadAdmin(this.services.db, userId);
     const normalised = normaliseFolder(folder);
     if (normalised === null) throw badRequest('Not a folder of the file storage', 'invalid_path');
