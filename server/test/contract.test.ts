@@ -97,4 +97,14 @@ describe('the wire contract', () => {
 
     check(routes.deleteAll, (await request(server, 'DELETE', routes.deleteAll.url, { token: admin.token })).body);
   });
+
+  it('the statistics routes answer what the contract names', async () => {
+    const admin = await quickStaff(server, 2, 'Ada');
+    await quickStaff(server, 1, 'Manny');
+    for (const route of Object.values(contractRoutes.stats)) {
+      const answer = await request(server, 'GET', `${route.url}?days=7`, { token: admin.token });
+      assert.equal(answer.status, 200);
+      assert.ok(Value.Check(route.response, answer.body), `${route.url}: ${JSON.stringify(Value.Errors(route.response, answer.body).slice(0, 3))}`);
+    }
+  });
 });

@@ -16,5 +16,6 @@ export {
   UserIdParams,
   staffRoutes,
 } from './staff.js';
+export { ManagerStats, StatsQuery, TotalStats, statsRoutes } from './stats.js';
 export { contractRoutes, type ContractRoute } from './routes.js';
 export type { Static, TSchema } from 'typebox';

@@ -2,9 +2,10 @@ import type { TSchema } from 'typebox';
 import { contactRoutes } from './contacts.js';
 import { fileRoutes } from './files.js';
 import { staffRoutes } from './staff.js';
+import { statsRoutes } from './stats.js';
 
 /** Every route the contract describes, by domain (the server's contract test checks each is served by it). */
-export const contractRoutes = { contacts: contactRoutes, files: fileRoutes, staff: staffRoutes } as const;
+export const contractRoutes = { contacts: contactRoutes, files: fileRoutes, staff: staffRoutes, stats: statsRoutes } as const;
 
 /** One route of the contract: where it is, what it takes and what it answers. */
 export interface ContractRoute {

@@ -166,28 +166,9 @@ export interface MeetingTicket {
   reconnect_seconds: number;
 }
 
-export interface TotalStats {
-  days: number;
-  secret_chats: number;
-  calls: number;
-  new_users: number;
-  managers: number;
-  users_per_manager: number;
-  /** One entry per day of the period (UTC), zeros included. */
-  series: Array<{ date: string; new_users: number; calls: number; secret_chats: number }>;
-}
+/** The statistics screen's figures: the contract's (packages/protocol). */
+export type { ManagerStats, TotalStats } from '@messenger/protocol';
 
-export interface ManagerStats {
-  id: number;
-  name: string;
-  username: string | null;
-  phone: string | null;
-  invited_users: number;
-  secret_chats: number;
-  calls: number;
-}
-
-/** A person as the staff screens list them. */
 /** The employees screen's people, and sign-in details shown once (a password not changed is null): the contract's. */
 export type { Credentials, Employee } from '@messenger/protocol';
 

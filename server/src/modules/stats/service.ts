@@ -1,33 +1,11 @@
+import type { ManagerStats, TotalStats } from '@messenger/protocol';
 import type { Queryable } from '../../db/index.js';
 import { Role } from '../users/actor.js';
 import { joined } from '../staff/model.js';
 
-export interface DayFigures {
-  date: string;
-  new_users: number;
-  calls: number;
-  secret_chats: number;
-}
-
-export interface Totals {
-  days: number;
-  secret_chats: number;
-  calls: number;
-  new_users: number;
-  managers: number;
-  users_per_manager: number;
-  series: DayFigures[];
-}
-
-export interface ManagerFigures {
-  id: number;
-  name: string;
-  username: string | null;
-  phone: string | null;
-  invited_users: number;
-  secret_chats: number;
-  calls: number;
-}
+/** The figures as the contract has them (packages/protocol). */
+export type Totals = TotalStats;
+export type ManagerFigures = ManagerStats;
 
 /**
  * The period of `days` days: whole UTC days, today included, so the daily series and the totals are the same
