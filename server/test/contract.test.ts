@@ -3,9 +3,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Value from 'typebox/value';
-import { Contact, Employee, FileTreeEntry, contractRoutes, type ContractRoute } from '@messenger/protocol';
+import { Contact, Employee, FileTreeEntry, Me, PublicUser, contractRoutes, type ContractRoute } from '@messenger/protocol';
 import { startServer, type TestServer } from './helpers/server.js';
-import { request, signUp, upload } from './helpers/client.js';
+import { privateChat, request, signUp, upload } from './helpers/client.js';
 import { quickStaff } from './helpers/staff.js';
 
 describe('the wire contract', () => {
@@ -106,5 +106,28 @@ describe('the wire contract', () => {
       assert.equal(answer.status, 200);
       assert.ok(Value.Check(route.response, answer.body), `${route.url}: ${JSON.stringify(Value.Errors(route.response, answer.body).slice(0, 3))}`);
     }
+  });
+
+  it('the users routes answer what the contract names: one’s own profile, another’s, presence, search, a block', async () => {
+    const routes = contractRoutes.users;
+    const check = (route: ContractRoute, body: unknown) =>
+      assert.ok(Value.Check(route.response, body), `${route.method} ${route.url}: ${JSON.stringify(Value.Errors(route.response, body).slice(0, 3))}`);
+    const anna = await signUp(server, { name: 'Anna' });
+    const bob = await signUp(server, { name: 'Bob' });
+    await privateChat(server, anna, bob);
+    const admin = await quickStaff(server, 2, 'Ada');
+
+    const me = await request(server, 'GET', routes.me.url, { token: anna.token });
+    check(routes.me, me.body);
+    assert.deepEqual(Object.keys(me.body.user).sort(), Object.keys(Me.properties).sort());
+    check(routes.edit, (await request(server, 'PUT', routes.edit.url, { token: anna.token, body: { username: 'anna_contract' } })).body);
+    const profile = await request(server, 'GET', `/user/${bob.id}`, { token: anna.token });
+    check(routes.profile, profile.body);
+    assert.ok(Object.keys(profile.body.user).every((key) => key in PublicUser.properties));
+    check(routes.presence, (await request(server, 'GET', `/user/${bob.id}/presence`, { token: anna.token })).body);
+    check(routes.find, (await request(server, 'GET', `${routes.find.url}?query=anna_contract`, { token: bob.token })).body);
+    const blocked = await request(server, 'PUT', routes.block.url, { token: admin.token, body: { user_id: bob.id, blocked: true } });
+    check(routes.block, blocked.body);
+    assert.equal(blocked.body.user.blocked, true, 'an admin sees whether someone is blocked');
   });
 });

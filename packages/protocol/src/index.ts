@@ -3,7 +3,20 @@ export { limits } from './limits.js';
 export { Deleted, Id, Int, Nullable, PasswordText, Phone, USERNAME_PATTERN, UsernameChange } from './common.js';
 export { AddContactBody, AddContactResponse, Contact, ContactIdParams, EditContactBody, contactRoutes } from './contacts.js';
 export { FILE_TREE_LIMIT, FileInfo, FileTree, FileTreeEntry, MeetAudioQuery, TokensBody, TreeQuery, fileRoutes } from './files.js';
-export { LastSeenPrivacy, Me } from './users.js';
+export {
+  BlockUserBody,
+  EditUserBody,
+  FindUserQuery,
+  JwtInfo,
+  LastSeenPrivacy,
+  Me,
+  PersonParams,
+  PhoneBody,
+  Presence,
+  PublicUser,
+  VerifyPhoneBody,
+  userRoutes,
+} from './users.js';
 export {
   CreateManagerBody,
   Credentials,

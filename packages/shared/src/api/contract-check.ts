@@ -6,8 +6,10 @@ export class ContractError extends Error {
   override name = 'ContractError';
 }
 
+// Fixed paths before those with a parameter: `/user/find` is not the profile of someone whose id is "find".
 const knownRoutes = Object.values(contractRoutes)
   .flatMap((table) => Object.values(table) as ContractRoute[])
+  .sort((a, b) => Number(a.url.includes(':')) - Number(b.url.includes(':')))
   .map((route) => ({ route, pattern: new RegExp(`^${route.url.replace(/:[a-z_]+/g, '[^/]+')}$`) }));
 
 /**

@@ -4,31 +4,8 @@ import type { FileInfo } from '@messenger/protocol';
 
 export type { LastSeenPrivacy } from '@messenger/protocol';
 
-/**
- * Someone's presence as I may see it: online, or offline since `last_seen_at` — or, where they keep it from me,
- * only roughly when they were last online.
- */
-export interface Presence {
-  user_id: number;
-  status: 'online' | 'offline' | 'recently' | 'within_week' | 'within_month' | 'long_ago';
-  last_seen_at: string | null;
-}
-
-/** The signed-in person's own view of themselves: the contract's (packages/protocol). */
-export type { Me } from '@messenger/protocol';
-
-export interface PublicUser {
-  id: number;
-  name: string;
-  username: string | null;
-  avatar: string | null;
-  role: number;
-  deleted: boolean;
-  phone?: string;
-  /** Only admins see these. */
-  blocked?: boolean;
-  notes?: string;
-}
+/** Oneself, another person as one may see them, their presence, a session's tokens: the contract's (packages/protocol). */
+export type { JwtInfo, Me, Presence, PublicUser } from '@messenger/protocol';
 
 export type { Contact } from '@messenger/protocol';
 
@@ -172,7 +149,3 @@ export type { ManagerStats, TotalStats } from '@messenger/protocol';
 /** The employees screen's people, and sign-in details shown once (a password not changed is null): the contract's. */
 export type { Credentials, Employee } from '@messenger/protocol';
 
-export interface JwtInfo {
-  access_token: string;
-  refresh_token: string;
-}

@@ -1,4 +1,4 @@
-import type { Me } from '@messenger/protocol';
+import type { Me, PublicUser } from '@messenger/protocol';
 /** A users row as the queries below select it. */
 export interface UserRow extends Record<string, unknown> {
   id: number;
@@ -37,19 +37,8 @@ export function userColumns(alias?: string): string {
 /** The signed-in user's own view of themselves (`GET /api/user`): the contract's `Me` (packages/protocol). */
 export type MeView = Me;
 
-/** What anyone may see of another person; the phone only where the viewer already knows it. */
-export interface PublicUserView {
-  id: number;
-  name: string;
-  username: string | null;
-  avatar: string | null;
-  role: number;
-  deleted: boolean;
-  phone?: string;
-  /** Shown to admins only (they can block and unblock, and keep notes about people). */
-  blocked?: boolean;
-  notes?: string;
-}
+/** What anyone may see of another person; the phone only where the viewer already knows it: the contract's. */
+export type PublicUserView = PublicUser;
 
 export function toMe(row: UserRow, origin: string): MeView {
   return {

@@ -5,19 +5,23 @@ import { bearerToken } from '../../http/auth-hook.js';
 import { UsersService } from './service.js';
 import { refuseGuests } from './actor.js';
 import { GuestsService } from './guests.js';
-import { BlockUserBody, EditUserBody, FindUserQuery, LinkQuery, PhoneBody, UserIdParams, VerifyPhoneBody } from './schemas.js';
+import { LinkQuery, userRoutes as routes } from './schemas.js';
 
 export async function usersRoutes(app: App): Promise<void> {
   const users = new UsersService(app.services);
   const guests = new GuestsService(app.services);
 
-  app.get('/user', async (request) => ({ user: await users.me(caller(request).id, requestOrigin(request)) }));
+  // Each answer is serialized by its schema: a field the contract does not name never leaves the server.
+  app.get(routes.me.url, { schema: { response: { 200: routes.me.response } } }, async (request) => ({
+    user: await users.me(caller(request).id, requestOrigin(request)),
+  }));
 
-  app.put('/user/edit', { schema: { body: EditUserBody } }, async (request) => ({
+  app.put(routes.edit.url, { schema: { body: routes.edit.body, response: { 200: routes.edit.response } } }, async (request) => ({
     user: await users.edit(caller(request).id, request.body, requestOrigin(request)),
   }));
 
-  app.get('/user/find', { schema: { querystring: FindUserQuery }, config: { rateLimit: 'lookups' } }, async (request) => {
+  const find = { querystring: routes.find.querystring, response: { 200: routes.find.response } };
+  app.get(routes.find.url, { schema: find, config: { rateLimit: 'lookups' } }, async (request) => {
     const me = caller(request);
     refuseGuests(me); // a guest has no phone of their own yet: no walking the directory
     return { users: await users.find(me.id, me.role, request.query.query) };
@@ -28,23 +32,23 @@ export async function usersRoutes(app: App): Promise<void> {
     guests.followLink(request.query.code, bearerToken(request), request.ip, requestOrigin(request)),
   );
 
-  app.get('/user/:id/presence', { schema: { params: UserIdParams } }, async (request) => ({
+  app.get(routes.presence.url, { schema: { params: routes.presence.params, response: { 200: routes.presence.response } } }, async (request) => ({
     presence: await app.services.presence.view(caller(request).id, request.params.id),
   }));
 
-  app.put('/user/phone', { schema: { body: PhoneBody } }, async (request) =>
+  app.put(routes.setPhone.url, { schema: { body: routes.setPhone.body, response: { 200: routes.setPhone.response } } }, async (request) =>
     guests.requestPhone(caller(request).id, request.body.phone, request.ip),
   );
 
-  app.put('/user/phone/verify', { schema: { body: VerifyPhoneBody } }, async (request) =>
+  app.put(routes.verifyPhone.url, { schema: { body: routes.verifyPhone.body, response: { 200: routes.verifyPhone.response } } }, async (request) =>
     guests.verifyPhone(caller(request).id, request.body.phone, request.body.code, requestOrigin(request)),
   );
 
-  app.put('/user/block', { schema: { body: BlockUserBody } }, async (request) => ({
+  app.put(routes.block.url, { schema: { body: routes.block.body, response: { 200: routes.block.response } } }, async (request) => ({
     user: await users.setBlocked(caller(request).id, request.body.user_id, request.body.blocked),
   }));
 
-  app.get('/user/:id', { schema: { params: UserIdParams } }, async (request) => {
+  app.get(routes.profile.url, { schema: { params: routes.profile.params, response: { 200: routes.profile.response } } }, async (request) => {
     return { user: await users.profile(caller(request).id, request.params.id) };
   });
 }
