@@ -86,7 +86,9 @@ describe('the wire contract', () => {
     assert.equal(uploaded.status, 201);
     check(routes.upload, uploaded.body);
     const path: string = uploaded.body.file.path;
-    check(routes.tokens, (await request(server, 'POST', routes.tokens.url, { token: admin.token, body: { paths: [path] } })).body);
+    const tokens = await request(server, 'POST', routes.tokens.url, { token: admin.token, body: { paths: [path] } });
+    check(routes.tokens, tokens.body);
+    assert.equal(typeof tokens.body.tokens[path], 'string', 'the token of the path asked for');
 
     const folder = path.split('/').slice(0, -1).join('/');
     const tree = await request(server, 'GET', `${routes.tree.url}?path=${encodeURIComponent(folder)}`, { token: admin.token });
@@ -125,7 +127,12 @@ describe('the wire contract', () => {
     check(routes.profile, profile.body);
     assert.ok(Object.keys(profile.body.user).every((key) => key in PublicUser.properties));
     check(routes.presence, (await request(server, 'GET', `/user/${bob.id}/presence`, { token: anna.token })).body);
-    check(routes.find, (await request(server, 'GET', `${routes.find.url}?query=anna_contract`, { token: bob.token })).body);
+    const found = await request(server, 'GET', `${routes.find.url}?query=anna_contract`, { token: bob.token });
+    check(routes.find, found.body);
+    assert.deepEqual(
+      found.body.users.map((user: { id: number }) => user.id),
+      [anna.id],
+    );
     const blocked = await request(server, 'PUT', routes.block.url, { token: admin.token, body: { user_id: bob.id, blocked: true } });
     check(routes.block, blocked.body);
     assert.equal(blocked.body.user.blocked, true, 'an admin sees whether someone is blocked');

@@ -36,8 +36,10 @@ export function CodeStep() {
   const { phone, resendAt, setResendAt, signedIn, reset } = useLoginStore();
   const [code, setCode] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
-  // Signing in and resending share the one error line, and neither starts while the other runs.
-  const form = useSubmit((failure) => loginErrorText(failure) ?? errorText(failure, 'shell:login.error'));
+  // Signing in and resending run apart (a code typed while a resend is on its way is still sent) and share one error line.
+  const describe = (failure: unknown) => loginErrorText(failure) ?? errorText(failure, 'shell:login.error');
+  const form = useSubmit(describe);
+  const resending = useSubmit(describe);
   const secondsLeft = useCountdown(resendAt);
 
   const signIn = (value: string) =>
@@ -60,10 +62,12 @@ export function CodeStep() {
     const digits = value.replace(/\D/g, '').slice(0, config.codeLength);
     setCode(digits);
     form.clearError();
+    resending.clearError();
     if (digits.length === config.codeLength) void signIn(digits);
   };
 
-  const resend = form.handler(async () => {
+  const resend = resending.handler(async () => {
+    form.clearError();
     setNotice(null);
     const result = await authApi.sendCode(phone);
     setResendAt(resendTime(result.resend_after));
@@ -99,7 +103,7 @@ export function CodeStep() {
           autoFocus
         />
       </label>
-      <FormError error={form.error} />
+      <FormError error={form.error ?? resending.error} />
       {notice && (
         <p className="ui-hint" role="status">
           {notice}
@@ -108,7 +112,7 @@ export function CodeStep() {
       <button type="submit" className="ui-button ui-button-primary" disabled={code.length !== config.codeLength || form.busy}>
         {t('login.signIn')}
       </button>
-      <button type="button" className="ui-button" onClick={resend} disabled={secondsLeft > 0 || form.busy}>
+      <button type="button" className="ui-button" onClick={resend} disabled={secondsLeft > 0 || resending.busy}>
         {secondsLeft > 0 ? t('login.resendIn', { seconds: secondsLeft }) : t('login.resend')}
       </button>
       <button type="button" className="shell-link-button" onClick={reset}>

@@ -10,7 +10,13 @@ export class ContractError extends Error {
 const knownRoutes = Object.values(contractRoutes)
   .flatMap((table) => Object.values(table) as ContractRoute[])
   .sort((a, b) => Number(a.url.includes(':')) - Number(b.url.includes(':')))
-  .map((route) => ({ route, pattern: new RegExp(`^${route.url.replace(/:[a-z_]+/g, '[^/]+')}$`) }));
+  .map((route) => ({ route, pattern: routePattern(route.url) }));
+
+/** `/user/:id/presence` → /^\/user\/[^/]+\/presence$/: each `:name` one path segment, the rest as written. */
+function routePattern(url: string): RegExp {
+  const parts = url.split(/(:[A-Za-z_]\w*)/);
+  return new RegExp(`^${parts.map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')}$`);
+}
 
 /**
  * Checks a successful answer against the contract's schema of its route. Used in development builds and unit
