@@ -22,10 +22,15 @@ export const test = base.extend<{ cspViolations: string[] }>({
     async ({ browser, context }, use) => {
       const violations: string[] = [];
       await watchCsp(context, violations);
-      // Tests that need several people open their own contexts: watch those too.
+      // Tests that need several people open their own contexts: watch those too, and close them when the test
+      // ends. The browser lives as long as the worker, so a context left open stays connected, polling and
+      // rendering through every later test (CI saw 55 open pages by the suite's 23rd file, and a timing-bound
+      // scroll test failed beside them).
+      const opened: BrowserContext[] = [];
       const newContext = browser.newContext.bind(browser);
       browser.newContext = async (options) => {
         const created = await newContext(options);
+        opened.push(created);
         await watchCsp(created, violations);
         return created;
       };
@@ -33,6 +38,7 @@ export const test = base.extend<{ cspViolations: string[] }>({
         await use(violations);
       } finally {
         browser.newContext = newContext;
+        await Promise.all(opened.map((created) => created.close()));
       }
       expect(violations, 'nothing may be refused by the Content-Security-Policy').toEqual([]);
     },
