@@ -3,10 +3,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Value from 'typebox/value';
-import { Contact, Employee, FileTreeEntry, Me, PublicUser, contractRoutes, type ContractRoute } from '@messenger/protocol';
+import { Chat, Contact, Employee, FileTreeEntry, Me, Message, PublicUser, contractRoutes, successStatuses, type ContractRoute } from '@messenger/protocol';
 import { startServer, type TestServer } from './helpers/server.js';
-import { privateChat, request, signUp, upload } from './helpers/client.js';
+import { privateChat, request, sendText, signUp, upload } from './helpers/client.js';
 import { quickStaff } from './helpers/staff.js';
+
+/** Asserts that `body` is what `route` answers by the contract, naming the first fields that are not. */
+function check(route: ContractRoute, body: unknown): void {
+  assert.ok(Value.Check(route.response, body), `${route.method} ${route.url}: ${JSON.stringify(Value.Errors(route.response, body).slice(0, 3))}`);
+}
 
 describe('the wire contract', () => {
   let server: TestServer;
@@ -21,7 +26,9 @@ describe('the wire contract', () => {
     for (const route of routes) {
       const served = server.app.routeList.find((entry) => entry.method === route.method && entry.url === `/api${route.url}`);
       assert.ok(served, `${route.method} ${route.url} is served`);
-      assert.equal(served.schema?.response?.[route.status ?? 200], route.response, `${route.method} ${route.url} answers by the contract's schema`);
+      for (const status of successStatuses(route)) {
+        assert.equal(served.schema?.response?.[status], route.response, `${route.method} ${route.url} answers ${status} by the contract's schema`);
+      }
       for (const part of ['body', 'params', 'querystring'] as const) {
         assert.equal(served.schema?.[part], route[part], `${route.method} ${route.url} takes its ${part} by the contract's schema`);
       }
@@ -34,27 +41,25 @@ describe('the wire contract', () => {
     const routes = contractRoutes.contacts;
     const added = await request(server, 'POST', routes.add.url, { token: anna.token, body: { user_phone: bob.phone, name: 'Bobby' } });
     assert.equal(added.status, 200);
-    assert.ok(Value.Check(routes.add.response, added.body), JSON.stringify([...Value.Errors(routes.add.response, added.body)]));
+    check(routes.add, added.body);
     assert.ok(added.body.contact);
     assert.deepEqual(Object.keys(added.body.contact).sort(), Object.keys(Contact.properties).sort());
 
     const list = await request(server, 'GET', routes.list.url, { token: anna.token });
-    assert.ok(Value.Check(routes.list.response, list.body));
+    check(routes.list, list.body);
     assert.equal(list.body.contacts.length, 1);
 
     const renamed = await request(server, 'PUT', routes.edit.url, { token: anna.token, body: { user_id: bob.id, name: 'Robert' } });
-    assert.ok(Value.Check(routes.edit.response, renamed.body));
+    check(routes.edit, renamed.body);
     assert.equal(renamed.body.contact.alias_name, 'Robert');
 
     const removed = await request(server, 'DELETE', `/user/contacts/${bob.id}`, { token: anna.token });
-    assert.ok(Value.Check(routes.remove.response, removed.body));
+    check(routes.remove, removed.body);
   });
 
   it('the staff routes answer what the contract names: employees, credentials handed over, a role changed', async () => {
     const admin = await quickStaff(server, 3, 'Ada');
     const routes = contractRoutes.staff;
-    const check = (route: ContractRoute, body: unknown) =>
-      assert.ok(Value.Check(route.response, body), `${route.method} ${route.url}: ${JSON.stringify(Value.Errors(route.response, body).slice(0, 3))}`);
 
     const created = await request(server, 'POST', routes.createManager.url, { token: admin.token, body: { phone: '+4915112345678', name: 'Manny' } });
     assert.equal(created.status, 201);
@@ -79,8 +84,6 @@ describe('the wire contract', () => {
   it('the file routes answer what the contract names: an upload, its tokens, a folder of the storage, a deletion', async () => {
     const admin = await quickStaff(server, 2, 'Ada');
     const routes = contractRoutes.files;
-    const check = (route: ContractRoute, body: unknown) =>
-      assert.ok(Value.Check(route.response, body), `${route.method} ${route.url}: ${JSON.stringify(Value.Errors(route.response, body).slice(0, 3))}`);
 
     const uploaded = await upload(server, admin);
     assert.equal(uploaded.status, 201);
@@ -106,14 +109,12 @@ describe('the wire contract', () => {
     for (const route of Object.values(contractRoutes.stats)) {
       const answer = await request(server, 'GET', `${route.url}?days=7`, { token: admin.token });
       assert.equal(answer.status, 200);
-      assert.ok(Value.Check(route.response, answer.body), `${route.url}: ${JSON.stringify(Value.Errors(route.response, answer.body).slice(0, 3))}`);
+      check(route, answer.body);
     }
   });
 
   it('the users routes answer what the contract names: one’s own profile, another’s, presence, search, a block', async () => {
     const routes = contractRoutes.users;
-    const check = (route: ContractRoute, body: unknown) =>
-      assert.ok(Value.Check(route.response, body), `${route.method} ${route.url}: ${JSON.stringify(Value.Errors(route.response, body).slice(0, 3))}`);
     const anna = await signUp(server, { name: 'Anna' });
     const bob = await signUp(server, { name: 'Bob' });
     await privateChat(server, anna, bob);
@@ -136,5 +137,87 @@ describe('the wire contract', () => {
     const blocked = await request(server, 'PUT', routes.block.url, { token: admin.token, body: { user_id: bob.id, blocked: true } });
     check(routes.block, blocked.body);
     assert.equal(blocked.body.user.blocked, true, 'an admin sees whether someone is blocked');
+  });
+
+  it('the chats routes answer what the contract names: a private chat and a group, their history, read state, a link', async () => {
+    const routes = contractRoutes.chats;
+    const anna = await signUp(server, { name: 'Anna' });
+    const bob = await signUp(server, { name: 'Bob' });
+    const vika = await signUp(server, { name: 'Vika' });
+    const admin = await quickStaff(server, 2, 'Ada');
+    await request(server, 'POST', '/user/contacts/add', { token: anna.token, body: { user_phone: bob.phone, name: 'Bob' } });
+    await request(server, 'POST', '/user/contacts/add', { token: anna.token, body: { user_phone: vika.phone, name: 'Vika' } });
+
+    const privateBody = { chat_type: 'private', participants: [bob.id] };
+    const created = await request(server, 'POST', routes.create.url, { token: anna.token, body: privateBody });
+    assert.equal(created.status, 201);
+    check(routes.create, created.body);
+    assert.deepEqual(Object.keys(created.body.chat).sort(), Object.keys(Chat.properties).sort());
+    const again = await request(server, 'POST', routes.create.url, { token: anna.token, body: privateBody });
+    assert.equal(again.status, 200, 'the private chat the two already have');
+    check(routes.create, again.body);
+    const chatId: number = created.body.chat.id;
+    const first = await sendText(server, anna, chatId, 'hello there');
+    await sendText(server, bob, chatId, 'hi back');
+
+    const history = await request(server, 'GET', `${routes.history.url}?chat_id=${chatId}`, { token: bob.token });
+    check(routes.history, history.body);
+    assert.deepEqual(
+      history.body.messages.map((message: { text: string }) => message.text),
+      ['hello there', 'hi back'],
+    );
+    assert.deepEqual(Object.keys(history.body.messages[0]).sort(), Object.keys(Message.properties).sort());
+    const found = await request(server, 'GET', `${routes.search.url}?chat_id=${chatId}&query=hello`, { token: bob.token });
+    check(routes.search, found.body);
+    assert.deepEqual(found.body.message_ids, [first.message.id]);
+    check(routes.unreadCount, (await request(server, 'GET', `/chat/unread-count/${chatId}`, { token: bob.token })).body);
+    const read = await request(server, 'PUT', `${routes.read.url}?chat_id=${chatId}`, { token: bob.token });
+    check(routes.read, read.body);
+    assert.equal(read.body.unread_messages, 0);
+    check(routes.notifications, (await request(server, 'PUT', routes.notifications.url, { token: bob.token, body: { chat_id: chatId, notifications: false } })).body);
+    check(routes.interval, (await request(server, 'PUT', routes.interval.url, { token: bob.token, body: { chat_id: chatId, interval: 86400 } })).body);
+
+    const group = await request(server, 'POST', routes.create.url, {
+      token: anna.token,
+      body: { chat_type: 'group', participants: [bob.id], name: 'Contract club' },
+    });
+    assert.equal(group.status, 201);
+    check(routes.create, group.body);
+    const groupId: number = group.body.chat.id;
+    assert.match(group.body.chat.invite_code, /^C-/, 'the owner sees the invite code');
+    check(routes.edit, (await request(server, 'PUT', routes.edit.url, { token: anna.token, body: { chat_id: groupId, name: 'Contract society' } })).body);
+    const managed = await request(server, 'PUT', routes.manageParticipants.url, {
+      token: anna.token,
+      body: { chat_id: groupId, actions: [{ add: false, participants: [bob.id] }] },
+    });
+    check(routes.manageParticipants, managed.body);
+    const joined = await request(server, 'POST', routes.join.url, { token: bob.token, body: { code: group.body.chat.invite_code } });
+    check(routes.join, joined.body);
+    assert.equal(joined.body.chat.invite_code, null, 'a member who is not the owner does not');
+    check(routes.get, (await request(server, 'GET', `/chat/${groupId}`, { token: bob.token })).body);
+    const named = await request(server, 'GET', `${routes.find.url}?query=Contract`, { token: bob.token });
+    check(routes.find, named.body);
+    assert.deepEqual(
+      named.body.chats.map((chat: { id: number }) => chat.id),
+      [groupId],
+    );
+
+    const list = await request(server, 'GET', routes.list.url, { token: bob.token });
+    check(routes.list, list.body);
+    assert.deepEqual(list.body.chats.map((chat: { id: number }) => chat.id).sort(), [chatId, groupId].sort());
+    assert.ok(Object.keys(list.body.users[0]).every((key) => key in PublicUser.properties));
+    check(routes.listAll, (await request(server, 'GET', routes.listAll.url, { token: admin.token })).body);
+    check(routes.remove, (await request(server, 'DELETE', `/chat/${groupId}`, { token: anna.token })).body);
+
+    // Someone's invite link: a signed-in person gets the private chat, a visitor a guest account as well.
+    const annaMe = await request(server, 'GET', '/user', { token: anna.token });
+    const code = String(annaMe.body.user.invite_link).split('/').at(-1)!;
+    const followed = await request(server, 'POST', `${routes.link.url}?code=${code}`, { token: vika.token });
+    check(routes.link, followed.body);
+    assert.equal(followed.body.jwt_info, undefined);
+    const guest = await request(server, 'POST', `${routes.link.url}?code=${code}`, {});
+    check(routes.link, guest.body);
+    assert.equal(guest.body.is_new_user, true);
+    assert.equal(typeof guest.body.jwt_info.access_token, 'string');
   });
 });

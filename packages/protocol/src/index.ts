@@ -1,6 +1,33 @@
 // The wire contract: what server and client both say about every request, answer and limit, said once.
-export { limits } from './limits.js';
+export { AUTO_DELETE_INTERVALS, limits } from './limits.js';
 export { Deleted, Id, Int, Nullable, PasswordText, Phone, USERNAME_PATTERN, UsernameChange } from './common.js';
+export {
+  CallStatus,
+  Chat,
+  ChatIdParams,
+  ChatList,
+  ChatMetadata,
+  ChatType,
+  CreateChatBody,
+  EditChatBody,
+  FindChatsQuery,
+  HistoryPage,
+  HistoryQuery,
+  IntervalBody,
+  JoinChatBody,
+  LinkAnswer,
+  LinkQuery,
+  ManageParticipantsBody,
+  Message,
+  MessageMeta,
+  MessageType,
+  NotificationsBody,
+  Reaction,
+  ReadQuery,
+  ReplySnapshot,
+  SearchQuery,
+  chatRoutes,
+} from './chats.js';
 export { AddContactBody, AddContactResponse, Contact, ContactIdParams, EditContactBody, contactRoutes } from './contacts.js';
 export { FILE_TREE_LIMIT, FileInfo, FileTree, FileTreeEntry, MeetAudioQuery, TokensBody, TreeQuery, fileRoutes } from './files.js';
 export {
@@ -30,5 +57,5 @@ export {
   staffRoutes,
 } from './staff.js';
 export { ManagerStats, StatsQuery, TotalStats, statsRoutes } from './stats.js';
-export { contractRoutes, type ContractRoute } from './routes.js';
+export { contractRoutes, successStatuses, type ContractRoute } from './routes.js';
 export type { Static, TSchema } from 'typebox';

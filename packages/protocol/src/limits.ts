@@ -13,3 +13,6 @@ export const limits = {
   /** A phone number as typed (digits, spaces, signs). */
   phoneMaxLength: 25,
 } as const;
+
+/** Auto-delete intervals of spec §4, in seconds (off, 5 s … 14 days); 0 is off. */
+export const AUTO_DELETE_INTERVALS = [0, 5, 10, 30, 60, 300, 3600, 21600, 43200, 86400, 259200, 604800, 1209600] as const;

@@ -1,4 +1,5 @@
 import type { TSchema } from 'typebox';
+import { chatRoutes } from './chats.js';
 import { contactRoutes } from './contacts.js';
 import { fileRoutes } from './files.js';
 import { staffRoutes } from './staff.js';
@@ -6,7 +7,14 @@ import { statsRoutes } from './stats.js';
 import { userRoutes } from './users.js';
 
 /** Every route the contract describes, by domain (the server's contract test checks each is served by it). */
-export const contractRoutes = { contacts: contactRoutes, files: fileRoutes, staff: staffRoutes, stats: statsRoutes, users: userRoutes } as const;
+export const contractRoutes = {
+  chats: chatRoutes,
+  contacts: contactRoutes,
+  files: fileRoutes,
+  staff: staffRoutes,
+  stats: statsRoutes,
+  users: userRoutes,
+} as const;
 
 /** One route of the contract: where it is, what it takes and what it answers. */
 export interface ContractRoute {
@@ -15,7 +23,13 @@ export interface ContractRoute {
   body?: TSchema;
   params?: TSchema;
   querystring?: TSchema;
-  /** The success status when it is not 200. */
-  status?: 201;
+  /** The success status when it is not 200; both when the route answers 201 for what it made and 200 for what already was. */
+  status?: 201 | readonly [200, 201];
   response: TSchema;
+}
+
+/** The statuses a route answers with success. */
+export function successStatuses(route: ContractRoute): readonly number[] {
+  if (route.status === undefined) return [200];
+  return typeof route.status === 'number' ? [route.status] : route.status;
 }

@@ -2,6 +2,8 @@
 // The limits the server enforces as well come from the wire contract (packages/protocol).
 import { limits } from '@messenger/protocol';
 
+export { AUTO_DELETE_INTERVALS } from '@messenger/protocol';
+
 export const PRODUCT_KEY = 'msgr';
 /** The IndexedDB database of the warm start's session cache. */
 export const SESSION_CACHE_DATABASE = `${PRODUCT_KEY}-cache`;

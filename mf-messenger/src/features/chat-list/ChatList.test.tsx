@@ -27,6 +27,7 @@ function chat(id: number, peer: number, lastAt: string | null, unread = 0, text 
     unread_mentions: 0,
     notifications: true,
     read_by_others_up_to: 0,
+    last_message_deleted: false,
   };
 }
 

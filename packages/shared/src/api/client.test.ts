@@ -94,7 +94,8 @@ describe('the wire contract, in development and tests', () => {
     await expect(client.get('/user/contacts')).resolves.toEqual({ contacts: [contact] });
   });
 
-  it('fails loudly on an answer outside its route contract, saying where', async () => {
+  it('fails loudly on an answer outside its route contract, saying where (in the console as well)', async () => {
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const { phone: _dropped, ...withoutPhone } = contact;
     const client = new ApiClient('/api', async () => json(200, { contact: withoutPhone }));
     await expect(client.put('/user/contacts/edit', { user_id: 7, name: 'Bob' })).rejects.toThrow(
@@ -102,5 +103,18 @@ describe('the wire contract, in development and tests', () => {
     );
     const removed = new ApiClient('/api', async () => json(200, { deleted: 'yes' }));
     await expect(removed.delete('/user/contacts/7')).rejects.toMatchObject({ name: 'ContractError' });
+    expect(logged).toHaveBeenCalledTimes(2);
+    expect(logged).toHaveBeenCalledWith(expect.objectContaining({ name: 'ContractError' }));
+    logged.mockRestore();
+  });
+
+  it('takes a path for a route with a parameter only when the parameter is what that route takes', async () => {
+    // `/chat/recording` is a route of its own, not the chat whose id is "recording".
+    const recording = new ApiClient('/api', async () => json(200, { chat_id: 7, recording: true }));
+    await expect(recording.get('/chat/recording', { chat_id: 7 })).resolves.toEqual({ chat_id: 7, recording: true });
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const chat = new ApiClient('/api', async () => json(200, { chat_id: 7, recording: true }));
+    await expect(chat.get('/chat/7')).rejects.toMatchObject({ name: 'ContractError' });
+    logged.mockRestore();
   });
 });

@@ -12,10 +12,23 @@ const knownRoutes = Object.values(contractRoutes)
   .sort((a, b) => Number(a.url.includes(':')) - Number(b.url.includes(':')))
   .map((route) => ({ route, pattern: routePattern(route.url) }));
 
-/** `/user/:id/presence` → /^\/user\/[^/]+\/presence$/: each `:name` one path segment, the rest as written. */
+/** `/user/:id/presence` → /^\/user\/(?<id>[^/]+)\/presence$/: each `:name` one path segment, the rest as written. */
 function routePattern(url: string): RegExp {
   const parts = url.split(/(:[A-Za-z_]\w*)/);
-  return new RegExp(`^${parts.map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')}$`);
+  return new RegExp(`^${parts.map((part) => (part.startsWith(':') ? `(?<${part.slice(1)}>[^/]+)` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')}$`);
+}
+
+/**
+ * Whether `path` is a request of `route`: its pattern matches and its parameters are what the route takes
+ * (`/chat/recording`, a route of its own, is not the chat whose id is "recording").
+ */
+function isRequestOf(route: ContractRoute, pattern: RegExp, method: string, path: string): boolean {
+  if (route.method !== method) return false;
+  const match = pattern.exec(path);
+  if (!match) return false;
+  if (!route.params) return true;
+  const params = Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]));
+  return Value.Check(route.params, Value.Convert(route.params, params));
 }
 
 /**
@@ -24,10 +37,13 @@ function routePattern(url: string): RegExp {
  * module and the schemas), so a drift fails loudly where it is made, at no cost to the shipped app.
  */
 export function checkAnswer(method: string, path: string, body: unknown): void {
-  const known = knownRoutes.find(({ route, pattern }) => route.method === method && pattern.test(path));
+  const known = knownRoutes.find(({ route, pattern }) => isRequestOf(route, pattern, method, path));
   if (!known || Value.Check(known.route.response, body)) return;
   const errors = Value.Errors(known.route.response, body)
     .slice(0, 3)
     .map((error) => `${error.instancePath || '/'} ${error.message}`);
-  throw new ContractError(`${method} ${path} answered outside the contract: ${errors.join('; ')}`);
+  const error = new ContractError(`${method} ${path} answered outside the contract: ${errors.join('; ')}`);
+  // Also in the console: a caller that catches every error (and shows a generic notice) must not hide it.
+  console.error(error);
+  throw error;
 }

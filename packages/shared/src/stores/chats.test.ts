@@ -27,6 +27,7 @@ function chat(id: number, extra: Partial<Chat> = {}): Chat {
     unread_mentions: 0,
     notifications: true,
     read_by_others_up_to: 0,
+    last_message_deleted: false,
     ...extra,
   };
 }

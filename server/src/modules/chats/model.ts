@@ -1,61 +1,11 @@
-export type MessageType = 'text' | 'image' | 'audio' | 'video' | 'document' | 'call';
+import type { Chat, FileInfo, Message, MessageMeta, MessageType, Reaction } from '@messenger/protocol';
 
-/** An uploaded file as clients see it (docs/api.md FileInfo). */
-export interface FileInfo {
-  path: string;
-  name: string;
-  size: number;
-  mime: string;
-}
-
-/** What the sender says about a file: a voice message's length, a picture's size. */
-export interface MessageMeta {
-  duration_ms?: number;
-  width?: number;
-  height?: number;
-  /** A call's message: how the call went, set when it ends (absent while it runs). */
-  call_status?: 'ringing' | 'active' | 'ended' | 'missed' | 'rejected' | 'busy';
-  /** A call's message: how long it was connected, once it is over (null when it never was). */
-  duration_seconds?: number | null;
-}
-
-/** The quoted message of a reply as it is now: text '' and no file once it has been deleted. */
-export interface ReplySnapshot {
-  id: number;
-  sender_id: number;
-  type: MessageType;
-  text: string;
-  file: FileInfo | null;
-}
-
-/** A message as every client sees it (spec §3 Message, plus who sent it, when, and what it carries). */
-export interface MessageView {
-  id: number;
-  chat_id: number;
-  sender_id: number;
-  /** The sender's own id for this message: a resend with the same id is the same message. */
-  client_id: string;
-  type: MessageType;
-  text: string;
-  file_path: string | null;
-  file: FileInfo | null;
-  meta: MessageMeta;
-  reply_to: ReplySnapshot | null;
-  forwarded_from: { user_id: number; name: string } | null;
-  created_at: string;
-  expires_at: string | null;
-  /** When its sender last edited the text; null if never. */
-  edited_at: string | null;
-  /** Each emoji given to it and who gave it, oldest first (one per person). */
-  reactions: Reaction[];
-  /** The members it mentions by @username (groups only), as they were when it was sent. */
-  mentions: number[];
-}
-
-export interface Reaction {
-  emoji: string;
-  user_ids: number[];
-}
+// The wire shapes of messages and chats live in the shared contract (packages/protocol), the client's as well.
+export type { FileInfo, MessageMeta, MessageType, Reaction, ReplySnapshot } from '@messenger/protocol';
+/** A message as every client sees it. */
+export type MessageView = Message;
+/** A chat as one person sees it: the unread count, notification flag and invite code are theirs. */
+export type ChatView = Chat;
 
 export interface MessageRow extends Record<string, unknown> {
   id: number;
@@ -149,37 +99,6 @@ export function toMessage(row: MessageRow): MessageView {
     reactions: row.reactions ?? [],
     mentions: (row.mentions ?? []).map(Number),
   };
-}
-
-/** A chat as one person sees it (spec §3 Chat): the unread count, notification flag and invite code are theirs. */
-export interface ChatView {
-  id: number;
-  chat_type: 'private' | 'group';
-  is_secret: boolean;
-  name: string;
-  avatar: string | null;
-  chat_avatar: string | null;
-  participants: number[];
-  owner_id: number | null;
-  /** `{origin}/link/{invite_code}`: like the code, only for the group's owner. */
-  invite_link: string | null;
-  /** 'C-' + 10 letters or digits; groups only, and only for the owner (spec §6). */
-  invite_code: string | null;
-  interval: number;
-  created_at: string;
-  last_message: MessageView | null;
-  last_message_at: string | null;
-  /** No message is left and the newest one was deleted by a person (not expired): the preview says "Message deleted" (spec §4). */
-  last_message_deleted: boolean;
-  unread_messages: number;
-  /** Unread messages that mention the viewer (the chat list's @ marker). */
-  unread_mentions: number;
-  notifications: boolean;
-  /**
-   * Read receipts: the newest message id someone other than the viewer has read up to (0: none). The viewer's own
-   * messages up to it show as read; in a private chat that is the other person, in a group anyone.
-   */
-  read_by_others_up_to: number;
 }
 
 export interface ChatRow extends Record<string, unknown> {

@@ -3,33 +3,25 @@ import { caller } from '../../http/types.js';
 import { requestOrigin } from '../../http/origin.js';
 import { ChatsService } from './service.js';
 import { GroupsService } from './groups.js';
-import {
-  ChatIdParams,
-  CreateChatBody,
-  EditChatBody,
-  FindChatsQuery,
-  HistoryQuery,
-  IntervalBody,
-  JoinChatBody,
-  ManageParticipantsBody,
-  NotificationsBody,
-  ReadQuery,
-  SearchQuery,
-} from './schemas.js';
+import { chatRoutes as routes } from './schemas.js';
 
 export async function chatsRoutes(app: App): Promise<void> {
   const chats = new ChatsService(app.services);
   const groups = new GroupsService(app.services);
 
-  app.get('/chat/list', async (request) => {
+  // Each answer is serialized by its schema: a field the contract does not name never leaves the server.
+  app.get(routes.list.url, { schema: { response: { 200: routes.list.response } } }, async (request) => {
     const me = caller(request);
     return chats.list(me.id, me.role, requestOrigin(request));
   });
 
   // Admins (role ≥ 2): every secret group, read-only (docs/api.md, issue 4).
-  app.get('/chat/list/all', async (request) => chats.listAll(caller(request).id, requestOrigin(request)));
+  app.get(routes.listAll.url, { schema: { response: { 200: routes.listAll.response } } }, async (request) =>
+    chats.listAll(caller(request).id, requestOrigin(request)),
+  );
 
-  app.post('/chat/create', { schema: { body: CreateChatBody } }, async (request, reply) => {
+  const create = { body: routes.create.body, response: { 200: routes.create.response, 201: routes.create.response } };
+  app.post(routes.create.url, { schema: create }, async (request, reply) => {
     const me = caller(request).id;
     const origin = requestOrigin(request);
     if (request.body.chat_type === 'group') {
@@ -39,52 +31,56 @@ export async function chatsRoutes(app: App): Promise<void> {
     return reply.code(created ? 201 : 200).send({ chat });
   });
 
-  app.put('/chat/edit', { schema: { body: EditChatBody } }, async (request) => ({
+  app.put(routes.edit.url, { schema: { body: routes.edit.body, response: { 200: routes.edit.response } } }, async (request) => ({
     chat: await groups.edit(caller(request).id, request.body.chat_id, request.body, requestOrigin(request)),
   }));
 
-  app.put('/chat/manage-participants', { schema: { body: ManageParticipantsBody } }, async (request) => ({
+  const manage = { body: routes.manageParticipants.body, response: { 200: routes.manageParticipants.response } };
+  app.put(routes.manageParticipants.url, { schema: manage }, async (request) => ({
     chat: await groups.manageParticipants(caller(request).id, request.body.chat_id, request.body.actions, requestOrigin(request)),
   }));
 
-  app.post('/chat/join', { schema: { body: JoinChatBody } }, async (request) => ({
+  app.post(routes.join.url, { schema: { body: routes.join.body, response: { 200: routes.join.response } } }, async (request) => ({
     chat: await groups.join(caller(request).id, request.body.code, requestOrigin(request)),
   }));
 
-  app.get('/chat/find', { schema: { querystring: FindChatsQuery }, config: { rateLimit: 'lookups' } }, async (request) => ({
+  const find = { querystring: routes.find.querystring, response: { 200: routes.find.response } };
+  app.get(routes.find.url, { schema: find, config: { rateLimit: 'lookups' } }, async (request) => ({
     chats: await chats.find(caller(request).id, request.query.query, request.query.is_admin === true, requestOrigin(request)),
   }));
 
-  app.put('/chat/notifications', { schema: { body: NotificationsBody } }, async (request) =>
+  const notifications = { body: routes.notifications.body, response: { 200: routes.notifications.response } };
+  app.put(routes.notifications.url, { schema: notifications }, async (request) =>
     chats.setNotifications(caller(request).id, request.body.chat_id, request.body.notifications, requestOrigin(request)),
   );
 
-  app.put('/chat/interval', { schema: { body: IntervalBody } }, async (request) =>
+  app.put(routes.interval.url, { schema: { body: routes.interval.body, response: { 200: routes.interval.response } } }, async (request) =>
     chats.setInterval(caller(request).id, request.body.chat_id, request.body.interval),
   );
 
-  app.get('/chat/history', { schema: { querystring: HistoryQuery } }, async (request) => {
+  const history = { querystring: routes.history.querystring, response: { 200: routes.history.response } };
+  app.get(routes.history.url, { schema: history }, async (request) => {
     const { chat_id, page_size = 50, page_num = 1, before_id } = request.query;
     return chats.history(caller(request).id, chat_id, page_size, page_num, before_id);
   });
 
-  app.get('/chat/search', { schema: { querystring: SearchQuery }, config: { rateLimit: 'lookups' } }, async (request) =>
+  const search = { querystring: routes.search.querystring, response: { 200: routes.search.response } };
+  app.get(routes.search.url, { schema: search, config: { rateLimit: 'lookups' } }, async (request) =>
     chats.search(caller(request).id, request.query.chat_id, request.query.query),
   );
 
-  app.put('/chat/read', { schema: { querystring: ReadQuery } }, async (request) =>
+  app.put(routes.read.url, { schema: { querystring: routes.read.querystring, response: { 200: routes.read.response } } }, async (request) =>
     chats.markRead(caller(request).id, request.query.chat_id, request.query.message_id),
   );
 
-  app.get('/chat/unread-count/:id', { schema: { params: ChatIdParams } }, async (request) =>
-    chats.unreadCount(caller(request).id, request.params.id),
-  );
+  const unread = { params: routes.unreadCount.params, response: { 200: routes.unreadCount.response } };
+  app.get(routes.unreadCount.url, { schema: unread }, async (request) => chats.unreadCount(caller(request).id, request.params.id));
 
-  app.get('/chat/:id', { schema: { params: ChatIdParams } }, async (request) => ({
+  app.get(routes.get.url, { schema: { params: routes.get.params, response: { 200: routes.get.response } } }, async (request) => ({
     chat: await chats.get(caller(request).id, request.params.id, requestOrigin(request)),
   }));
 
-  app.delete('/chat/:id', { schema: { params: ChatIdParams } }, async (request) => {
+  app.delete(routes.remove.url, { schema: { params: routes.remove.params, response: { 200: routes.remove.response } } }, async (request) => {
     await chats.remove(caller(request).id, request.params.id, requestOrigin(request));
     return { deleted: true };
   });

@@ -5,7 +5,7 @@ import { bearerToken } from '../../http/auth-hook.js';
 import { UsersService } from './service.js';
 import { refuseGuests } from './actor.js';
 import { GuestsService } from './guests.js';
-import { LinkQuery, userRoutes as routes } from './schemas.js';
+import { chatRoutes, userRoutes as routes } from './schemas.js';
 
 export async function usersRoutes(app: App): Promise<void> {
   const users = new UsersService(app.services);
@@ -28,7 +28,8 @@ export async function usersRoutes(app: App): Promise<void> {
   });
 
   // Public: a visitor who is not signed in becomes a guest. A bearer token, when sent, must be valid.
-  app.post('/user/link', { config: { public: true }, schema: { querystring: LinkQuery } }, async (request) =>
+  const link = chatRoutes.link;
+  app.post(link.url, { config: { public: true }, schema: { querystring: link.querystring, response: { 200: link.response } } }, async (request) =>
     guests.followLink(request.query.code, bearerToken(request), request.ip, requestOrigin(request)),
   );
 

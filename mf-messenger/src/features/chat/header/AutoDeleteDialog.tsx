@@ -1,9 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Modal, chatsApi, errorText, useChatsStore, useSubmit, type Chat } from '@messenger/shared';
-
-/** Spec §4: off, 5 s, 10 s, 30 s, 1 min, 5 min, 1 h, 6 h, 12 h, 1 d, 3 d, 7 d, 14 d (in seconds). */
-export const AUTO_DELETE_INTERVALS = [0, 5, 10, 30, 60, 300, 3600, 21600, 43200, 86400, 259200, 604800, 1209600] as const;
+import { AUTO_DELETE_INTERVALS, Modal, chatsApi, errorText, useChatsStore, useSubmit, type Chat } from '@messenger/shared';
 
 /** "5 seconds", "1 hour", "14 days" in the given language (Intl does the words). */
 export function intervalLabel(seconds: number, language: string): string {

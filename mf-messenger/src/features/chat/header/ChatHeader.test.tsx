@@ -28,6 +28,7 @@ function chat(overrides: Partial<Chat> = {}): Chat {
     unread_mentions: 0,
     notifications: true,
     read_by_others_up_to: 0,
+    last_message_deleted: false,
     ...overrides,
   };
 }

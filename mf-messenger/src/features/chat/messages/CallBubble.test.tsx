@@ -26,6 +26,7 @@ const chat = {
   unread_mentions: 0,
   notifications: true,
   read_by_others_up_to: 0,
+  last_message_deleted: false,
 } satisfies Chat;
 
 /** A call message as the server stores it: type 'call', no text, no file. */
