@@ -220,4 +220,32 @@ describe('the wire contract', () => {
     assert.equal(guest.body.is_new_user, true);
     assert.equal(typeof guest.body.jwt_info.access_token, 'string');
   });
+
+  it('the messages routes answer what the contract names: an edit, a reaction given and taken back, readers, a deletion', async () => {
+    const routes = contractRoutes.messages;
+    const anna = await signUp(server, { name: 'Anna' });
+    const bob = await signUp(server, { name: 'Bob' });
+    const chatId = await privateChat(server, anna, bob);
+    const sent = await sendText(server, anna, chatId, 'first words');
+    const id: number = sent.message.id;
+
+    const edited = await request(server, 'PUT', `/chat/message/${id}`, { token: anna.token, body: { text: 'better words' } });
+    check(routes.edit, edited.body);
+    assert.equal(edited.body.message.text, 'better words');
+    assert.notEqual(edited.body.message.edited_at, null);
+    const reacted = await request(server, 'PUT', `/chat/message/${id}/reaction`, { token: bob.token, body: { emoji: '👍' } });
+    check(routes.react, reacted.body);
+    assert.deepEqual(reacted.body.reactions, [{ emoji: '👍', user_ids: [bob.id] }]);
+    const taken = await request(server, 'DELETE', `/chat/message/${id}/reaction`, { token: bob.token });
+    check(routes.unreact, taken.body);
+    assert.deepEqual(taken.body.reactions, []);
+    await request(server, 'PUT', `/chat/read?chat_id=${chatId}`, { token: bob.token });
+    const readers = await request(server, 'GET', `/chat/message/${id}/readers`, { token: anna.token });
+    check(routes.readers, readers.body);
+    assert.deepEqual(
+      readers.body.readers.map((reader: { id: number }) => reader.id),
+      [bob.id],
+    );
+    check(routes.remove, (await request(server, 'DELETE', `/chat/message/${id}`, { token: anna.token })).body);
+  });
 });

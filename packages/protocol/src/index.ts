@@ -1,5 +1,5 @@
 // The wire contract: what server and client both say about every request, answer and limit, said once.
-export { AUTO_DELETE_INTERVALS, limits } from './limits.js';
+export { AUTO_DELETE_INTERVALS, REACTION_EMOJI, limits } from './limits.js';
 export { Deleted, Id, Int, Nullable, PasswordText, Phone, USERNAME_PATTERN, UsernameChange } from './common.js';
 export {
   CallStatus,
@@ -44,6 +44,7 @@ export {
   VerifyPhoneBody,
   userRoutes,
 } from './users.js';
+export { DeleteMessageQuery, EditMessageBody, MessageIdParams, ReactionBody, messageRoutes } from './messages.js';
 export {
   CreateManagerBody,
   Credentials,

@@ -16,3 +16,6 @@ export const limits = {
 
 /** Auto-delete intervals of spec §4, in seconds (off, 5 s … 14 days); 0 is off. */
 export const AUTO_DELETE_INTERVALS = [0, 5, 10, 30, 60, 300, 3600, 21600, 43200, 86400, 259200, 604800, 1209600] as const;
+
+/** The reactions a person can give (a small fixed set, issue 14), one per person per message. */
+export const REACTION_EMOJI = ['👍', '❤️', '😂', '😮', '😢', '🙏'] as const;

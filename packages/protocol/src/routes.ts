@@ -2,6 +2,7 @@ import type { TSchema } from 'typebox';
 import { chatRoutes } from './chats.js';
 import { contactRoutes } from './contacts.js';
 import { fileRoutes } from './files.js';
+import { messageRoutes } from './messages.js';
 import { staffRoutes } from './staff.js';
 import { statsRoutes } from './stats.js';
 import { userRoutes } from './users.js';
@@ -11,6 +12,7 @@ export const contractRoutes = {
   chats: chatRoutes,
   contacts: contactRoutes,
   files: fileRoutes,
+  messages: messageRoutes,
   staff: staffRoutes,
   stats: statsRoutes,
   users: userRoutes,

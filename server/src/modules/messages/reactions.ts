@@ -3,8 +3,8 @@ import { forbidden } from '../../http/errors.js';
 import { REACTIONS_OF_MESSAGE, type Reaction } from '../chats/model.js';
 import { lockMessageForChange } from './service.js';
 
-/** The reactions a person can give (issue 14: a small fixed set), as the client shows them. */
-export const REACTION_EMOJI = ['👍', '❤️', '😂', '😮', '😢', '🙏'] as const;
+/** The reactions a person can give: the contract's. */
+export { REACTION_EMOJI } from '@messenger/protocol';
 
 /**
  * Reactions: one per person per message — a new one replaces theirs, and it can be taken back. Any member who may

@@ -1,23 +1,16 @@
 import Type from 'typebox';
 import type { App } from '../../http/types.js';
 import { caller } from '../../http/types.js';
-import { Id } from '../../http/schema-types.js';
 import { checkOrigin } from '../realtime/socket-guard.js';
-import { MessagesService, TEXT_MAX } from './service.js';
+import { MessagesService } from './service.js';
 import { ChatSocketSession } from './chat-socket.js';
-import { REACTION_EMOJI, Reactions } from './reactions.js';
+import { Reactions } from './reactions.js';
+import { messageRoutes as routes } from '@messenger/protocol';
 
 /** Largest frame accepted on the chat socket: a 10 000-character message in any script fits with room. */
 export const CHAT_FRAME_MAX_BYTES = 64 * 1024;
 
 const ChatSocketQuery = Type.Object({ token: Type.String({ minLength: 1 }) });
-
-const MessageIdParams = Type.Object({ id: Id });
-/** The client says whether it thinks this is the chat's last message; the server works it out itself. */
-/** The new text (trimmed; 1 to 10 000 characters, counted as the server counts them: the bound here is the wire's). */
-const EditMessageBody = Type.Object({ text: Type.String({ maxLength: TEXT_MAX * 2 }) }, { additionalProperties: false });
-const ReactionBody = Type.Object({ emoji: Type.Union(REACTION_EMOJI.map((emoji) => Type.Literal(emoji))) }, { additionalProperties: false });
-const DeleteMessageQuery = Type.Object({ is_last_message: Type.Optional(Type.Boolean()) });
 
 /**
  * The chat socket, `/api/chat/socket?token=…`: the client sends messages here and gets each one acknowledged
@@ -26,25 +19,30 @@ const DeleteMessageQuery = Type.Object({ is_last_message: Type.Optional(Type.Boo
 export async function messagesRoutes(app: App): Promise<void> {
   const messages = new MessagesService(app.services);
 
-  app.delete('/chat/message/:id', { schema: { params: MessageIdParams, querystring: DeleteMessageQuery } }, async (request) => {
+  // Each answer is serialized by its schema: a field the contract does not name never leaves the server.
+  const remove = { params: routes.remove.params, querystring: routes.remove.querystring, response: { 200: routes.remove.response } };
+  app.delete(routes.remove.url, { schema: remove }, async (request) => {
     await messages.delete(caller(request).id, request.params.id);
     return { deleted: true };
   });
 
   // Edits and reactions reach every member like a message does: they draw on the same allowance as sends.
-  app.put('/chat/message/:id', { schema: { params: MessageIdParams, body: EditMessageBody }, config: { rateLimit: 'messages' } }, async (request) =>
+  const edit = { params: routes.edit.params, body: routes.edit.body, response: { 200: routes.edit.response } };
+  app.put(routes.edit.url, { schema: edit, config: { rateLimit: 'messages' } }, async (request) =>
     messages.edit(caller(request).id, request.params.id, request.body.text),
   );
 
   const reactions = new Reactions(app.services);
-  app.put('/chat/message/:id/reaction', { schema: { params: MessageIdParams, body: ReactionBody }, config: { rateLimit: 'messages' } }, async (request) =>
+  const react = { params: routes.react.params, body: routes.react.body, response: { 200: routes.react.response } };
+  app.put(routes.react.url, { schema: react, config: { rateLimit: 'messages' } }, async (request) =>
     reactions.set(caller(request).id, request.params.id, request.body.emoji),
   );
-  app.delete('/chat/message/:id/reaction', { schema: { params: MessageIdParams }, config: { rateLimit: 'messages' } }, async (request) =>
+  const unreact = { params: routes.unreact.params, response: { 200: routes.unreact.response } };
+  app.delete(routes.unreact.url, { schema: unreact, config: { rateLimit: 'messages' } }, async (request) =>
     reactions.set(caller(request).id, request.params.id, null),
   );
 
-  app.get('/chat/message/:id/readers', { schema: { params: MessageIdParams } }, async (request) =>
+  app.get(routes.readers.url, { schema: { params: routes.readers.params, response: { 200: routes.readers.response } } }, async (request) =>
     messages.readers(caller(request).id, request.params.id),
   );
 
