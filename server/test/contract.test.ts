@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import Value from 'typebox/value';
 import { Chat, Contact, Employee, FileTreeEntry, Me, Message, PublicUser, contractRoutes, successStatuses, type ContractRoute } from '@messenger/protocol';
 import { startServer, type TestServer } from './helpers/server.js';
-import { privateChat, request, sendText, signUp, upload } from './helpers/client.js';
+import { privateChat, request, sendFrame, sendText, signUp, upload, waitFor } from './helpers/client.js';
 import { quickStaff } from './helpers/staff.js';
 
 /** Asserts that `body` is what `route` answers by the contract, naming the first fields that are not. */
@@ -158,14 +158,29 @@ describe('the wire contract', () => {
     check(routes.create, again.body);
     const chatId: number = created.body.chat.id;
     const first = await sendText(server, anna, chatId, 'hello there');
-    await sendText(server, bob, chatId, 'hi back');
+    const reply = await sendFrame(server, bob, { chat_id: chatId, text: 'hi back', reply_to_id: first.message.id });
+    assert.equal(reply.message.reply_to.id, first.message.id);
+    // A call Bob declines leaves a call message whose meta says how it went.
+    assert.equal((await request(server, 'POST', '/meet/call', { token: anna.token, body: { chat_id: chatId } })).status, 200);
+    assert.equal((await request(server, 'POST', '/meet/reject', { token: bob.token, body: { chat_id: chatId } })).status, 200);
 
-    const history = await request(server, 'GET', `${routes.history.url}?chat_id=${chatId}`, { token: bob.token });
+    const historyUrl = `${routes.history.url}?chat_id=${chatId}`;
+    let history = await request(server, 'GET', historyUrl, { token: bob.token });
+    await waitFor(async () => {
+      history = await request(server, 'GET', historyUrl, { token: bob.token });
+      return history.body.messages.at(-1)?.meta?.call_status === 'rejected';
+    }, 'the declined call in the history');
     check(routes.history, history.body);
     assert.deepEqual(
-      history.body.messages.map((message: { text: string }) => message.text),
-      ['hello there', 'hi back'],
+      history.body.messages.map((message: { type: string; text: string }) => [message.type, message.text]),
+      [
+        ['text', 'hello there'],
+        ['text', 'hi back'],
+        ['call', ''],
+      ],
     );
+    assert.deepEqual(history.body.messages[2].meta, { call_status: 'rejected', duration_seconds: null });
+    assert.equal(history.body.messages[1].reply_to.text, 'hello there');
     assert.deepEqual(Object.keys(history.body.messages[0]).sort(), Object.keys(Message.properties).sort());
     const found = await request(server, 'GET', `${routes.search.url}?chat_id=${chatId}&query=hello`, { token: bob.token });
     check(routes.search, found.body);
@@ -206,7 +221,19 @@ describe('the wire contract', () => {
     check(routes.list, list.body);
     assert.deepEqual(list.body.chats.map((chat: { id: number }) => chat.id).sort(), [chatId, groupId].sort());
     assert.ok(Object.keys(list.body.users[0]).every((key) => key in PublicUser.properties));
-    check(routes.listAll, (await request(server, 'GET', routes.listAll.url, { token: admin.token })).body);
+    // Secret groups, as an admin who is not in them sees them.
+    const manager = await quickStaff(server, 1, 'Manny');
+    const secret = await request(server, 'POST', routes.create.url, {
+      token: manager.token,
+      body: { chat_type: 'group', participants: [], name: 'Contract secrets', is_secret: true },
+    });
+    check(routes.create, secret.body);
+    const allSecret = await request(server, 'GET', routes.listAll.url, { token: admin.token });
+    check(routes.listAll, allSecret.body);
+    assert.ok(allSecret.body.chats.some((chat: { id: number }) => chat.id === secret.body.chat.id));
+    const observed = await request(server, 'GET', `/chat/${secret.body.chat.id}`, { token: admin.token });
+    check(routes.get, observed.body);
+    assert.equal(observed.body.chat.is_secret, true);
     check(routes.remove, (await request(server, 'DELETE', `/chat/${groupId}`, { token: anna.token })).body);
 
     // Someone's invite link: a signed-in person gets the private chat, a visitor a guest account as well.

@@ -58,5 +58,5 @@ export {
   staffRoutes,
 } from './staff.js';
 export { ManagerStats, StatsQuery, TotalStats, statsRoutes } from './stats.js';
-export { contractRoutes, successStatuses, type ContractRoute } from './routes.js';
+export { contractRoutes, successStatuses, type Answer, type ContractRoute } from './routes.js';
 export type { Static, TSchema } from 'typebox';

@@ -1,4 +1,4 @@
-import type { TSchema } from 'typebox';
+import type { Static, TSchema } from 'typebox';
 import { chatRoutes } from './chats.js';
 import { contactRoutes } from './contacts.js';
 import { fileRoutes } from './files.js';
@@ -35,3 +35,6 @@ export function successStatuses(route: ContractRoute): readonly number[] {
   if (route.status === undefined) return [200];
   return typeof route.status === 'number' ? [route.status] : route.status;
 }
+
+/** What a route of the contract answers, as a type: `Answer<typeof chatRoutes.list>`. */
+export type Answer<Route extends { response: TSchema }> = Static<Route['response']>;

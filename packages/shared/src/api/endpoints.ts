@@ -1,9 +1,9 @@
 // One typed function per server route (docs/api.md). Components and stores call these, never fetch.
-import type { CallRecord, Chat, ChatMetadata, Contact, JwtInfo, Me, Message, PublicUser, Reaction, TotalStats } from '../model/types';
-import type { Credentials, Employee, FileTree, ManagerStats } from '../model/types';
-import type { LastSeenPrivacy, Presence } from '../model/types';
+import type { CallRecord, JwtInfo, Message } from '../model/types';
 import type { CallInfo, FileInfo, MeetingTicket } from '../model/types';
-import type { AddContactBody, AddContactResponse } from '@messenger/protocol';
+import type { AddContactBody, Answer, EditManagerBody, EditUserBody, OwnPasswordBody, Static } from '@messenger/protocol';
+// Route tables as types only: what each route answers comes from its schema, and no schema reaches a build.
+import type { chatRoutes, contactRoutes, fileRoutes, messageRoutes, staffRoutes, statsRoutes, userRoutes } from '@messenger/protocol';
 import { api } from './client';
 
 export const authApi = {
@@ -30,80 +30,67 @@ export const authApi = {
     ),
 };
 
-export interface EditProfileInput {
-  name?: string;
-  username?: string | null;
-  avatar?: string | null;
-  popup_notifications?: boolean;
-  sound_notifications?: boolean;
-  private_notifications?: boolean;
-  last_seen_privacy?: LastSeenPrivacy;
-}
+export type EditProfileInput = EditUserBody;
 
 export const userApi = {
-  me: () => api.get<{ user: Me }>('/user').then((response) => response.user),
-  edit: (changes: EditProfileInput) => api.put<{ user: Me }>('/user/edit', changes).then((response) => response.user),
-  profile: (id: number) => api.get<{ user: PublicUser }>(`/user/${id}`).then((response) => response.user),
+  me: () => api.get<Answer<typeof userRoutes.me>>('/user').then((response) => response.user),
+  edit: (changes: EditProfileInput) => api.put<Answer<typeof userRoutes.edit>>('/user/edit', changes).then((response) => response.user),
+  profile: (id: number) => api.get<Answer<typeof userRoutes.profile>>(`/user/${id}`).then((response) => response.user),
   /** Whether someone I share a chat with (or have as a contact) is online, as far as they let me see. */
-  presence: (id: number) => api.get<{ presence: Presence }>(`/user/${id}/presence`).then((response) => response.presence),
-  find: (query: string) => api.get<{ users: PublicUser[] }>('/user/find', { query }).then((response) => response.users),
+  presence: (id: number) => api.get<Answer<typeof userRoutes.presence>>(`/user/${id}/presence`).then((response) => response.presence),
+  find: (query: string) => api.get<Answer<typeof userRoutes.find>>('/user/find', { query }).then((response) => response.users),
   /** Follows an invite link: signed in, opens the chat with the inviter; not signed in, makes a guest account. */
   followInvite: (code: string, signedIn: boolean) =>
-    api.request<{ chat: Chat; jwt_info?: JwtInfo; is_new_user?: boolean }>('POST', '/user/link', { query: { code }, auth: signedIn }),
+    api.request<Answer<typeof chatRoutes.link>>('POST', '/user/link', { query: { code }, auth: signedIn }),
   /** Admins only (spec §6): block or unblock someone below them. */
   setBlocked: (userId: number, blocked: boolean) =>
-    api.put<{ user: PublicUser }>('/user/block', { user_id: userId, blocked }).then((response) => response.user),
-  setPasswords: (input: { password: string; extra_password: string; current_password?: string }) =>
-    api.post<{ user: Me }>('/user/password', input).then((response) => response.user),
-  setPhone: (phone: string) => api.put<{ sent: boolean; resend_after: number }>('/user/phone', { phone }),
-  verifyPhone: (phone: string, code: string) => api.put<{ user: Me; jwt_info: JwtInfo }>('/user/phone/verify', { phone, code }),
+    api.put<Answer<typeof userRoutes.block>>('/user/block', { user_id: userId, blocked }).then((response) => response.user),
+  setPasswords: (input: Static<typeof OwnPasswordBody>) =>
+    api.post<Answer<typeof staffRoutes.ownPasswords>>('/user/password', input).then((response) => response.user),
+  setPhone: (phone: string) => api.put<Answer<typeof userRoutes.setPhone>>('/user/phone', { phone }),
+  verifyPhone: (phone: string, code: string) => api.put<Answer<typeof userRoutes.verifyPhone>>('/user/phone/verify', { phone, code }),
 };
 
 export type AddContactInput = AddContactBody;
 
 export const contactsApi = {
-  list: () => api.get<{ contacts: Contact[] }>('/user/contacts').then((response) => response.contacts),
-  add: (input: AddContactInput) => api.post<AddContactResponse>('/user/contacts/add', input),
+  list: () => api.get<Answer<typeof contactRoutes.list>>('/user/contacts').then((response) => response.contacts),
+  add: (input: AddContactInput) => api.post<Answer<typeof contactRoutes.add>>('/user/contacts/add', input),
   rename: (userId: number, name: string) =>
-    api.put<{ contact: Contact }>('/user/contacts/edit', { user_id: userId, name }).then((response) => response.contact),
-  remove: (userId: number) => api.delete<{ deleted: boolean }>(`/user/contacts/${userId}`),
+    api.put<Answer<typeof contactRoutes.edit>>('/user/contacts/edit', { user_id: userId, name }).then((response) => response.contact),
+  remove: (userId: number) => api.delete<Answer<typeof contactRoutes.remove>>(`/user/contacts/${userId}`),
 };
 
-export interface ChatListResponse {
-  chats: Chat[];
-  metadata: ChatMetadata[];
-  users: PublicUser[];
-  seq: number;
-}
+export type ChatListResponse = Answer<typeof chatRoutes.list>;
 
 export const chatsApi = {
   list: () => api.get<ChatListResponse>('/chat/list'),
-  get: (id: number) => api.get<{ chat: Chat }>(`/chat/${id}`).then((response) => response.chat),
+  get: (id: number) => api.get<Answer<typeof chatRoutes.get>>(`/chat/${id}`).then((response) => response.chat),
   createPrivate: (userId: number) =>
-    api.post<{ chat: Chat }>('/chat/create', { chat_type: 'private', participants: [userId] }).then((response) => response.chat),
+    api.post<Answer<typeof chatRoutes.create>>('/chat/create', { chat_type: 'private', participants: [userId] }).then((response) => response.chat),
   history: (chatId: number, options: { pageSize: number; beforeId?: number }) =>
-    api.get<{ messages: Message[]; has_more: boolean }>('/chat/history', {
+    api.get<Answer<typeof chatRoutes.history>>('/chat/history', {
       chat_id: chatId,
       page_size: options.pageSize,
       before_id: options.beforeId,
     }),
   /** Marks a chat read up to `upTo` (the newest message the person has seen; later ones stay unread), else all of it. */
   markRead: (chatId: number, upTo?: number) =>
-    api.put<{ chat_id: number; unread_messages: number }>('/chat/read', undefined, { chat_id: chatId, message_id: upTo }),
+    api.put<Answer<typeof chatRoutes.read>>('/chat/read', undefined, { chat_id: chatId, message_id: upTo }),
   /** Changes the text of one of my text messages (within 48 hours of sending it); answers with it as it now is. */
-  editMessage: (messageId: number, text: string) => api.put<{ message: Message }>(`/chat/message/${messageId}`, { text }).then((response) => response.message),
+  editMessage: (messageId: number, text: string) => api.put<Answer<typeof messageRoutes.edit>>(`/chat/message/${messageId}`, { text }).then((response) => response.message),
   /** Gives my reaction to a message (replacing mine), or with null takes it back; answers with its reactions now. */
   react: (messageId: number, emoji: string | null) =>
     (emoji === null
-      ? api.delete<{ reactions: Reaction[] }>(`/chat/message/${messageId}/reaction`)
-      : api.put<{ reactions: Reaction[] }>(`/chat/message/${messageId}/reaction`, { emoji })
+      ? api.delete<Answer<typeof messageRoutes.unreact>>(`/chat/message/${messageId}/reaction`)
+      : api.put<Answer<typeof messageRoutes.react>>(`/chat/message/${messageId}/reaction`, { emoji })
     ).then((response) => response.reactions),
   /** Who has read one of my messages (its sender only). */
-  readers: (messageId: number) => api.get<{ readers: PublicUser[] }>(`/chat/message/${messageId}/readers`).then((response) => response.readers),
-  unreadCount: (chatId: number) => api.get<{ chat_id: number; unread_messages: number; unread_mentions: number }>(`/chat/unread-count/${chatId}`),
+  readers: (messageId: number) => api.get<Answer<typeof messageRoutes.readers>>(`/chat/message/${messageId}/readers`).then((response) => response.readers),
+  unreadCount: (chatId: number) => api.get<Answer<typeof chatRoutes.unreadCount>>(`/chat/unread-count/${chatId}`),
   createGroup: (input: { name: string; participants: number[]; avatar?: string | null; isSecret?: boolean }) =>
     api
-      .post<{ chat: Chat }>('/chat/create', {
+      .post<Answer<typeof chatRoutes.create>>('/chat/create', {
         chat_type: 'group',
         name: input.name,
         participants: input.participants,
@@ -112,27 +99,27 @@ export const chatsApi = {
       })
       .then((response) => response.chat),
   edit: (chatId: number, changes: { name?: string; avatar?: string | null }) =>
-    api.put<{ chat: Chat }>('/chat/edit', { chat_id: chatId, ...changes }).then((response) => response.chat),
+    api.put<Answer<typeof chatRoutes.edit>>('/chat/edit', { chat_id: chatId, ...changes }).then((response) => response.chat),
   manageParticipants: (chatId: number, actions: Array<{ add: boolean; participants: number[] }>) =>
-    api.put<{ chat: Chat }>('/chat/manage-participants', { chat_id: chatId, actions }).then((response) => response.chat),
-  join: (code: string) => api.post<{ chat: Chat }>('/chat/join', { code }).then((response) => response.chat),
+    api.put<Answer<typeof chatRoutes.manageParticipants>>('/chat/manage-participants', { chat_id: chatId, actions }).then((response) => response.chat),
+  join: (code: string) => api.post<Answer<typeof chatRoutes.join>>('/chat/join', { code }).then((response) => response.chat),
   find: (query: string, isAdmin = false) =>
-    api.get<{ chats: Chat[] }>('/chat/find', { query, is_admin: isAdmin || undefined }).then((response) => response.chats),
-  remove: (chatId: number) => api.delete<{ deleted: boolean }>(`/chat/${chatId}`),
+    api.get<Answer<typeof chatRoutes.find>>('/chat/find', { query, is_admin: isAdmin || undefined }).then((response) => response.chats),
+  remove: (chatId: number) => api.delete<Answer<typeof chatRoutes.remove>>(`/chat/${chatId}`),
   setNotifications: (chatId: number, notifications: boolean) =>
-    api.put<{ chat_id: number; notifications: boolean }>('/chat/notifications', { chat_id: chatId, notifications }),
-  setInterval: (chatId: number, interval: number) => api.put<{ chat_id: number; interval: number }>('/chat/interval', { chat_id: chatId, interval }),
+    api.put<Answer<typeof chatRoutes.notifications>>('/chat/notifications', { chat_id: chatId, notifications }),
+  setInterval: (chatId: number, interval: number) => api.put<Answer<typeof chatRoutes.interval>>('/chat/interval', { chat_id: chatId, interval }),
   /** Ids of the chat's messages containing `query`, newest first. */
   search: (chatId: number, query: string) =>
-    api.get<{ message_ids: number[] }>('/chat/search', { chat_id: chatId, query }).then((response) => response.message_ids),
+    api.get<Answer<typeof chatRoutes.search>>('/chat/search', { chat_id: chatId, query }).then((response) => response.message_ids),
   deleteMessage: (messageId: number, isLastMessage: boolean) =>
-    api.delete<{ deleted: boolean }>(`/chat/message/${messageId}`, { is_last_message: isLastMessage }),
+    api.delete<Answer<typeof messageRoutes.remove>>(`/chat/message/${messageId}`, { is_last_message: isLastMessage }),
 };
 
 export const filesApi = {
   tokens: (paths: string[], admin = false) =>
-    api.post<{ tokens: Record<string, string>; expires_in: number }>('/file/tokens', { paths, ...(admin ? { admin: true } : {}) }),
-  deleteAll: () => api.delete<{ deleted_files: number; deleted_messages: number }>('/file/delete/all'),
+    api.post<Answer<typeof fileRoutes.tokens>>('/file/tokens', { paths, ...(admin ? { admin: true } : {}) }),
+  deleteAll: () => api.delete<Answer<typeof fileRoutes.deleteAll>>('/file/delete/all'),
 };
 
 export type { FileInfo };
@@ -153,35 +140,28 @@ export const callsApi = {
 };
 
 export const statsApi = {
-  total: (days: number) => api.get<TotalStats>('/stats/total', { days }),
-  managers: (days: number) => api.get<{ managers: ManagerStats[] }>('/stats/managers', { days }).then((response) => response.managers),
+  total: (days: number) => api.get<Answer<typeof statsRoutes.total>>('/stats/total', { days }),
+  managers: (days: number) => api.get<Answer<typeof statsRoutes.managers>>('/stats/managers', { days }).then((response) => response.managers),
 };
 
-export interface EmployeeChanges {
-  phone?: string;
-  name?: string;
-  username?: string | null;
-  notes?: string;
-  password?: string;
-  extra_password?: string;
-}
+export type EmployeeChanges = Omit<EditManagerBody, 'user_id'>;
 
 /** Staff screens (role ≥ 2). */
 export const staffApi = {
   list: (filters: { managers?: boolean; query?: string; deleted?: boolean }) =>
     api
-      .get<{ users: Employee[] }>('/user/all', { managers: filters.managers || undefined, query: filters.query || undefined, deleted: filters.deleted || undefined })
+      .get<Answer<typeof staffRoutes.list>>('/user/all', { managers: filters.managers || undefined, query: filters.query || undefined, deleted: filters.deleted || undefined })
       .then((response) => response.users),
   createManager: (input: { phone: string; name: string; notes?: string }) =>
-    api.post<{ user: Employee; credentials: Credentials }>('/user/manager', input),
+    api.post<Answer<typeof staffRoutes.createManager>>('/user/manager', input),
   edit: (userId: number, changes: EmployeeChanges) =>
-    api.put<{ user: Employee; credentials?: Credentials }>('/user/manager', { user_id: userId, ...changes }),
-  setRole: (userId: number, role: number) => api.put<{ user: Employee }>('/user/role', { user_id: userId, role_id: role }).then((response) => response.user),
-  setMuted: (userId: number, isMuted: boolean) => api.put<{ user: Employee }>('/user/mute', { user_id: userId, isMuted }).then((response) => response.user),
-  setBlocked: (userId: number, blocked: boolean) => api.put<{ user: PublicUser }>('/user/block', { user_id: userId, blocked }).then((response) => response.user),
-  remove: (userId: number) => api.delete<{ deleted: boolean }>(`/user/${userId}`),
-  secretChats: () => api.get<{ chats: Chat[]; users: PublicUser[] }>('/chat/list/all'),
-  fileTree: (path: string) => api.get<FileTree>('/file/tree', { path }),
+    api.put<Answer<typeof staffRoutes.edit>>('/user/manager', { user_id: userId, ...changes }),
+  setRole: (userId: number, role: number) => api.put<Answer<typeof staffRoutes.setRole>>('/user/role', { user_id: userId, role_id: role }).then((response) => response.user),
+  setMuted: (userId: number, isMuted: boolean) => api.put<Answer<typeof staffRoutes.setMuted>>('/user/mute', { user_id: userId, isMuted }).then((response) => response.user),
+  setBlocked: (userId: number, blocked: boolean) => api.put<Answer<typeof userRoutes.block>>('/user/block', { user_id: userId, blocked }).then((response) => response.user),
+  remove: (userId: number) => api.delete<Answer<typeof staffRoutes.remove>>(`/user/${userId}`),
+  secretChats: () => api.get<Answer<typeof chatRoutes.listAll>>('/chat/list/all'),
+  fileTree: (path: string) => api.get<Answer<typeof fileRoutes.tree>>('/file/tree', { path }),
 };
 
 export interface RemoteDescriptor {
