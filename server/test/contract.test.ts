@@ -275,4 +275,37 @@ describe('the wire contract', () => {
     );
     check(routes.remove, (await request(server, 'DELETE', `/chat/message/${id}`, { token: anna.token })).body);
   });
+
+  it('the calls routes answer what the contract names: a call started, its ticket and room, declined, the history, recording', async () => {
+    const routes = contractRoutes.calls;
+    const anna = await signUp(server, { name: 'Anna' });
+    const bob = await signUp(server, { name: 'Bob' });
+    const admin = await quickStaff(server, 2, 'Ada');
+    const chatId = await privateChat(server, anna, bob);
+
+    const started = await request(server, 'POST', routes.start.url, { token: anna.token, body: { chat_id: chatId } });
+    check(routes.start, started.body);
+    assert.equal(started.body.message.type, 'call', 'the caller gets the call’s own message');
+    const running = await request(server, 'GET', `${routes.running.url}?chat_id=${chatId}`, { token: bob.token });
+    check(routes.running, running.body);
+    assert.equal(running.body.call_id, started.body.call.id);
+    const ticket = await request(server, 'GET', `${routes.ticket.url}?chat_id=${chatId}`, { token: bob.token });
+    check(routes.ticket, ticket.body);
+    const room = await request(server, 'GET', `${routes.participants.url}?chat_id=${chatId}`, { token: bob.token });
+    check(routes.participants, room.body);
+    assert.deepEqual(room.body.participants, {}, 'nobody has joined the room yet');
+    check(routes.reject, (await request(server, 'POST', routes.reject.url, { token: bob.token, body: { chat_id: chatId } })).body);
+
+    const history = await request(server, 'GET', routes.history.url, { token: anna.token });
+    check(routes.history, history.body);
+    assert.deepEqual(
+      history.body.calls.map((call: { id: number; status: string; direction: string }) => [call.id, call.status, call.direction]),
+      [[started.body.call.id, 'rejected', 'outgoing']],
+    );
+
+    check(routes.setRecording, (await request(server, 'PUT', routes.setRecording.url, { token: admin.token, body: { chat_id: chatId, enabled: true } })).body);
+    const recording = await request(server, 'GET', `${routes.recording.url}?chat_id=${chatId}`, { token: admin.token });
+    check(routes.recording, recording.body);
+    assert.equal(recording.body.recording, true);
+  });
 });

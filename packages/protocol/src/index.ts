@@ -2,6 +2,17 @@
 export { AUTO_DELETE_INTERVALS, REACTION_EMOJI, limits } from './limits.js';
 export { Deleted, Id, Int, Nullable, PasswordText, Phone, USERNAME_PATTERN, UsernameChange } from './common.js';
 export {
+  CallChatBody,
+  CallChatQuery,
+  CallInfo,
+  CallRecord,
+  IceServer,
+  MeetingTicket,
+  RecordingBody,
+  RecordingQuery,
+  callRoutes,
+} from './calls.js';
+export {
   CallStatus,
   Chat,
   ChatIdParams,

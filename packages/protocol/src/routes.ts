@@ -1,4 +1,5 @@
 import type { Static, TSchema } from 'typebox';
+import { callRoutes } from './calls.js';
 import { chatRoutes } from './chats.js';
 import { contactRoutes } from './contacts.js';
 import { fileRoutes } from './files.js';
@@ -9,6 +10,7 @@ import { userRoutes } from './users.js';
 
 /** Every route the contract describes, by domain (the server's contract test checks each is served by it). */
 export const contractRoutes = {
+  calls: callRoutes,
   chats: chatRoutes,
   contacts: contactRoutes,
   files: fileRoutes,

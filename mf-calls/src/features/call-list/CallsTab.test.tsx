@@ -22,8 +22,10 @@ test('lists calls with their direction, marking the ones that never connected', 
     'GET /api/chat/call/history': {
       body: {
         calls: [
-          { id: 2, chat_id: 9, caller_id: 1, connected: true, created_at: '2026-05-01T10:00:00Z', chat_name: 'Team', chat_avatar: null, chat_type: 'group', direction: 'outgoing' },
-          { id: 1, chat_id: 8, caller_id: 4, connected: false, created_at: '2026-05-01T09:00:00Z', chat_name: 'Dana', chat_avatar: null, chat_type: 'private', direction: 'incoming' },
+          // Still going: no length yet.
+          record({ id: 2, chat_id: 9, connected: true, status: 'active', created_at: '2026-05-01T10:00:00Z', chat_name: 'Team', chat_type: 'group' }),
+          // Over before anyone answered, with no reason given (the caller gave up).
+          record({ id: 1, caller_id: 4, status: 'ended', direction: 'incoming' }),
         ],
       },
     },

@@ -1,9 +1,8 @@
 // One typed function per server route (docs/api.md). Components and stores call these, never fetch.
-import type { CallRecord, JwtInfo, Message } from '../model/types';
-import type { CallInfo, FileInfo, MeetingTicket } from '../model/types';
+import type { FileInfo, JwtInfo } from '../model/types';
 import type { AddContactBody, Answer, EditManagerBody, EditUserBody, OwnPasswordBody, Static } from '@messenger/protocol';
 // Route tables as types only: what each route answers comes from its schema, and no schema reaches a build.
-import type { chatRoutes, contactRoutes, fileRoutes, messageRoutes, staffRoutes, statsRoutes, userRoutes } from '@messenger/protocol';
+import type { callRoutes, chatRoutes, contactRoutes, fileRoutes, messageRoutes, staffRoutes, statsRoutes, userRoutes } from '@messenger/protocol';
 import { api } from './client';
 
 export const authApi = {
@@ -125,18 +124,18 @@ export const filesApi = {
 export type { FileInfo };
 
 export const callsApi = {
-  history: () => api.get<{ calls: CallRecord[] }>('/chat/call/history').then((response) => response.calls),
+  history: () => api.get<Answer<typeof callRoutes.history>>('/chat/call/history').then((response) => response.calls),
   /** Calls a chat, or joins the call already running there. */
-  start: (chatId: number) => api.post<{ call: CallInfo; joined: boolean; busy: boolean; message?: Message }>('/meet/call', { chat_id: chatId }),
-  reject: (chatId: number) => api.post<{ rejected: boolean }>('/meet/reject', { chat_id: chatId }),
-  ticket: (chatId: number) => api.get<MeetingTicket>('/meet/get-token', { chat_id: chatId }),
+  start: (chatId: number) => api.post<Answer<typeof callRoutes.start>>('/meet/call', { chat_id: chatId }),
+  reject: (chatId: number) => api.post<Answer<typeof callRoutes.reject>>('/meet/reject', { chat_id: chatId }),
+  ticket: (chatId: number) => api.get<Answer<typeof callRoutes.ticket>>('/meet/get-token', { chat_id: chatId }),
   participants: (chatId: number) =>
-    api.get<{ participants: Record<string, string> }>('/meet/participants', { chat_id: chatId }).then((response) => response.participants),
-  running: (chatId: number) => api.get<{ call_id: number; room_id: string; message_id: number | null }>('/chat/call-id', { chat_id: chatId }),
+    api.get<Answer<typeof callRoutes.participants>>('/meet/participants', { chat_id: chatId }).then((response) => response.participants),
+  running: (chatId: number) => api.get<Answer<typeof callRoutes.running>>('/chat/call-id', { chat_id: chatId }),
   /** Admins only: whether this chat's calls are recorded. */
-  recording: (chatId: number) => api.get<{ chat_id: number; recording: boolean }>('/chat/recording', { chat_id: chatId }),
+  recording: (chatId: number) => api.get<Answer<typeof callRoutes.recording>>('/chat/recording', { chat_id: chatId }),
   /** Admins only: record the audio of this chat's calls. */
-  setRecording: (chatId: number, enabled: boolean) => api.put<{ chat_id: number; recording: boolean }>('/chat/recording', { chat_id: chatId, enabled }),
+  setRecording: (chatId: number, enabled: boolean) => api.put<Answer<typeof callRoutes.setRecording>>('/chat/recording', { chat_id: chatId, enabled }),
 };
 
 export const statsApi = {

@@ -1,6 +1,6 @@
 // The app's domain types. They mirror the server's JSON (docs/api.md); wire-to-app mapping lives in api/.
 // Those of the domains on the wire contract are its own types (packages/protocol), re-exported.
-import type { CallStatus, ChatType, Message } from '@messenger/protocol';
+import type { Message } from '@messenger/protocol';
 
 export type { LastSeenPrivacy } from '@messenger/protocol';
 
@@ -24,42 +24,8 @@ export interface ChatMessage extends Omit<Message, 'id'> {
   error?: string;
 }
 
-export interface CallRecord {
-  id: number;
-  chat_id: number;
-  caller_id: number;
-  connected: boolean;
-  created_at: string;
-  chat_name: string;
-  chat_avatar: string | null;
-  chat_type: ChatType;
-  direction: 'outgoing' | 'incoming';
-  status?: CallStatus;
-  message_id?: number | null;
-  /** From the first answer to the end; null when nobody answered or it still runs. */
-  duration_seconds?: number | null;
-}
-
-/** A call as POST /meet/call answers it. */
-export interface CallInfo {
-  id: number;
-  chat_id: number;
-  room_id: string;
-  message_id: number | null;
-}
-
-/** What joining a call's meeting socket needs (GET /meet/get-token). */
-export interface MeetingTicket {
-  token: string;
-  room_id: string;
-  call_id: number;
-  message_id: number | null;
-  ice_servers: RTCIceServer[];
-  ice_transport_policy: RTCIceTransportPolicy;
-  expires_in: number;
-  /** How long to keep trying to come back after the connection drops; the server holds the place that long. */
-  reconnect_seconds: number;
-}
+/** A call of the history, a running call, and what joining one needs: the contract's (packages/protocol). */
+export type { CallInfo, CallRecord, MeetingTicket } from '@messenger/protocol';
 
 /** The statistics screen's figures: the contract's (packages/protocol). */
 export type { ManagerStats, TotalStats } from '@messenger/protocol';

@@ -1,6 +1,8 @@
+import type { FastifyReply } from 'fastify';
 import type { App } from '../../http/types.js';
 import { caller } from '../../http/types.js';
-import { ChatBody, ChatQuery, RecordingBody, RecordingQuery } from './schemas.js';
+import type { CallStatus, ChatType } from '@messenger/protocol';
+import { callRoutes as routes } from './schemas.js';
 import { FORWARDED_HEADER } from './meet-socket.js';
 import { callNodeUnavailable } from '../../http/errors.js';
 
@@ -12,20 +14,21 @@ interface CallRow extends Record<string, unknown> {
   chat_id: number;
   caller_id: number;
   connected: boolean;
-  status: string;
+  status: CallStatus;
   message_id: number | null;
   duration_seconds: number | null;
   created_at: Date | string;
   chat_name: string;
   chat_avatar: string | null;
-  chat_type: 'private' | 'group';
+  chat_type: ChatType;
 }
 
 const HISTORY_LIMIT = 100;
 
 /** Call history of the chats the caller is in, newest first (spec §3 Call). */
 export async function callsRoutes(app: App): Promise<void> {
-  app.get('/chat/call/history', async (request) => {
+  // Each answer is serialized by its schema: a field the contract does not name never leaves the server.
+  app.get(routes.history.url, { schema: { response: { 200: routes.history.response } } }, async (request) => {
     const me = caller(request).id;
     const rows = await app.services.db.query<CallRow>(
       `SELECT k.id, k.chat_id, k.caller_id, k.connected, k.status, k.message_id, k.created_at,
@@ -52,20 +55,27 @@ export async function callsRoutes(app: App): Promise<void> {
         chat_name: row.chat_name,
         chat_avatar: row.chat_avatar,
         chat_type: row.chat_type,
-        direction: row.caller_id === me ? 'outgoing' : 'incoming',
+        direction: row.caller_id === me ? ('outgoing' as const) : ('incoming' as const),
       })),
     };
   });
 
   const calls = app.services.calls;
 
-  app.post('/meet/call', { schema: { body: ChatBody } }, async (request) => calls.start(caller(request).id, request.body.chat_id));
+  app.post(routes.start.url, { schema: { body: routes.start.body, response: { 200: routes.start.response } } }, async (request) =>
+    calls.start(caller(request).id, request.body.chat_id),
+  );
 
-  app.post('/meet/reject', { schema: { body: ChatBody } }, async (request) => calls.reject(caller(request).id, request.body.chat_id));
+  app.post(routes.reject.url, { schema: { body: routes.reject.body, response: { 200: routes.reject.response } } }, async (request) =>
+    calls.reject(caller(request).id, request.body.chat_id),
+  );
 
-  app.get('/meet/get-token', { schema: { querystring: ChatQuery } }, async (request) => calls.token(caller(request).id, request.query.chat_id));
+  app.get(routes.ticket.url, { schema: { querystring: routes.ticket.querystring, response: { 200: routes.ticket.response } } }, async (request) =>
+    calls.token(caller(request).id, request.query.chat_id),
+  );
 
-  app.get('/meet/participants', { schema: { querystring: ChatQuery } }, async (request, reply) => {
+  const participants = { querystring: routes.participants.querystring, response: { 200: routes.participants.response } };
+  app.get(routes.participants.url, { schema: participants }, async (request, reply) => {
     const found = await calls.participants(caller(request).id, request.query.chat_id);
     if ('participants' in found) return found;
     // The room is in another node's memory: that node answers, asked as this same person (its own checks run
@@ -76,18 +86,21 @@ export async function callsRoutes(app: App): Promise<void> {
       signal: AbortSignal.timeout(ROOM_NODE_TIMEOUT_MS),
     }).catch(() => null);
     if (!answer) throw callNodeUnavailable();
-    reply.code(answer.status).type('application/json');
-    return answer.text();
+    // Passed on as it came, whatever its status: that node serialized it by the same schema (or refused).
+    const passOn = reply as unknown as FastifyReply;
+    return passOn.code(answer.status).type('application/json').send(await answer.text());
   });
 
   // Spec §7 names a `token` parameter; the bearer token is what authorises it here.
-  app.get('/chat/call-id', { schema: { querystring: ChatQuery } }, async (request) => calls.callId(caller(request).id, request.query.chat_id));
-
-  app.get('/chat/recording', { schema: { querystring: RecordingQuery } }, async (request) =>
-    calls.recording(caller(request).id, request.query.chat_id),
+  app.get(routes.running.url, { schema: { querystring: routes.running.querystring, response: { 200: routes.running.response } } }, async (request) =>
+    calls.callId(caller(request).id, request.query.chat_id),
   );
 
-  app.put('/chat/recording', { schema: { body: RecordingBody } }, async (request) =>
+  const recording = { querystring: routes.recording.querystring, response: { 200: routes.recording.response } };
+  app.get(routes.recording.url, { schema: recording }, async (request) => calls.recording(caller(request).id, request.query.chat_id));
+
+  const setRecording = { body: routes.setRecording.body, response: { 200: routes.setRecording.response } };
+  app.put(routes.setRecording.url, { schema: setRecording }, async (request) =>
     calls.setRecording(caller(request).id, request.body.chat_id, request.body.enabled),
   );
 }

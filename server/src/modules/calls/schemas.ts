@@ -1,11 +1,9 @@
 import Type from 'typebox';
 import { Id } from '../../http/schema-types.js';
 
-const ChatId = Id;
+// The calls routes' wire shapes live in the shared contract (packages/protocol), the client's as well; the
+// meeting socket's own parameters stay here until its frames join it.
+export { CallChatBody as ChatBody, CallChatQuery as ChatQuery, RecordingBody, RecordingQuery, callRoutes } from '@messenger/protocol';
 
-export const ChatBody = Type.Object({ chat_id: ChatId }, { additionalProperties: false });
-export const ChatQuery = Type.Object({ chat_id: ChatId, token: Type.Optional(Type.String({ maxLength: 2000 })) });
-export const RecordingQuery = Type.Object({ chat_id: ChatId });
-export const RecordingBody = Type.Object({ chat_id: ChatId, enabled: Type.Boolean() }, { additionalProperties: false });
-export const MeetSocketParams = Type.Object({ chatId: ChatId });
+export const MeetSocketParams = Type.Object({ chatId: Id });
 export const MeetSocketQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 2000 }) });

@@ -12,6 +12,8 @@ import type { MessageWriter } from '../messages/writer.js';
 import { loadActor, loadAdmin } from '../users/actor.js';
 import { iceServersFor } from './turn.js';
 import type { RingingCall } from '../push/notifier.js';
+import type { CallInfo } from '@messenger/protocol';
+import type { MessageView } from '../chats/model.js';
 
 /** Spec §8 texts, sent verbatim as `message`. */
 export const CallStrings = {
@@ -32,12 +34,8 @@ interface CallRow extends Record<string, unknown> {
   recording: boolean;
 }
 
-export interface CallInfo {
-  id: number;
-  chat_id: number;
-  room_id: string;
-  message_id: number | null;
-}
+/** A running call of a chat, as its routes answer it: the contract's. */
+export type { CallInfo } from '@messenger/protocol';
 
 /** One open meeting socket: its participant in the media room, and how to talk to it. */
 interface Connection {
@@ -143,7 +141,7 @@ export class CallsService {
   }
 
   /** Starts a call in a chat, or joins the one already running there. */
-  async start(userId: number, chatId: number): Promise<{ call: CallInfo; joined: boolean; busy: boolean; message?: unknown }> {
+  async start(userId: number, chatId: number): Promise<{ call: CallInfo; joined: boolean; busy: boolean; message?: MessageView }> {
     await loadActor(this.db, userId);
     const result = await this.db.transaction(async (tx) => {
       const chat = await lockChat(tx, chatId);
