@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import Value from 'typebox/value';
 import { Chat, Contact, Employee, FileTreeEntry, Me, Message, PublicUser, contractRoutes, successStatuses, type ContractRoute } from '@messenger/protocol';
 import { startServer, type TestServer } from './helpers/server.js';
-import { privateChat, request, sendFrame, sendText, signUp, upload, waitFor } from './helpers/client.js';
+import { codeFor, privateChat, randomPhone, request, sendFrame, sendText, signUp, upload, waitFor } from './helpers/client.js';
 import { quickStaff } from './helpers/staff.js';
 
 /** Asserts that `body` is what `route` answers by the contract, naming the first fields that are not. */
@@ -307,5 +307,31 @@ describe('the wire contract', () => {
     const recording = await request(server, 'GET', `${routes.recording.url}?chat_id=${chatId}`, { token: admin.token });
     check(routes.recording, recording.body);
     assert.equal(recording.body.recording, true);
+  });
+
+  it('the sign-in and push routes answer what the contract names: a code, a sign-in, staff passwords, a refresh, the push key', async () => {
+    const routes = contractRoutes.auth;
+    const phone = randomPhone();
+    const sent = await request(server, 'POST', routes.sendCode.url, { body: { phone } });
+    check(routes.sendCode, sent.body);
+    assert.equal(sent.body.password_set, false);
+    const signedIn = await request(server, 'POST', routes.signIn.url, { body: { phone, code: await codeFor(server, phone) } });
+    check(routes.signIn, signedIn.body);
+    assert.equal(signedIn.body.is_new_user, true);
+    const refreshed = await request(server, 'POST', routes.refresh.url, { token: signedIn.body.jwt_info.refresh_token });
+    check(routes.refresh, refreshed.body);
+
+    const manager = await quickStaff(server, 1, 'Manny');
+    const staffCode = await request(server, 'POST', routes.sendCode.url, { body: { phone: manager.phone } });
+    check(routes.sendCode, staffCode.body);
+    assert.deepEqual(staffCode.body, { is_manager: true, password_set: true }, 'no code for staff with passwords');
+    const first = await request(server, 'POST', routes.signInManager.url, { body: { phone: manager.phone, password: manager.password } });
+    check(routes.signInManager, first.body);
+    const second = await request(server, 'POST', routes.signInManagerExtra.url, {
+      body: { phone: manager.phone, password: manager.extra_password, ticket: first.body.ticket },
+    });
+    check(routes.signInManagerExtra, second.body);
+
+    check(contractRoutes.push.key, (await request(server, 'GET', contractRoutes.push.key.url, { token: manager.token })).body);
   });
 });

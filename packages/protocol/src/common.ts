@@ -31,3 +31,6 @@ export const USERNAME_PATTERN = '^@?[A-Za-z][A-Za-z0-9_]{2,59}$';
 
 /** A username being set: a valid one, or '' / null to remove it. */
 export const UsernameChange = Type.Union([Type.String({ pattern: USERNAME_PATTERN }), Type.Literal(''), Type.Null()]);
+
+/** A sign-in (or phone-verification) code as texted: six digits. */
+export const SIGN_IN_CODE_PATTERN = '^[0-9]{6}$';

@@ -1,6 +1,8 @@
 // The wire contract: what server and client both say about every request, answer and limit, said once.
-export { AUTO_DELETE_INTERVALS, REACTION_EMOJI, limits } from './limits.js';
-export { Deleted, Id, Int, Nullable, PasswordText, Phone, USERNAME_PATTERN, UsernameChange } from './common.js';
+export { AUTO_DELETE_INTERVALS, LANGUAGES, REACTION_EMOJI, limits } from './limits.js';
+export { Deleted, Id, Int, Nullable, PasswordText, Phone, SIGN_IN_CODE_PATTERN, USERNAME_PATTERN, UsernameChange } from './common.js';
+export { SendCodeAnswer, SendCodeBody, SignInBody, SignInManagerBody, SignInManagerExtraBody, SignInQuery, authRoutes } from './auth.js';
+export { SubscribeBody, UnsubscribeBody, pushRoutes } from './push.js';
 export {
   CallChatBody,
   CallChatQuery,

@@ -1,20 +1,24 @@
 import type { Static, TSchema } from 'typebox';
+import { authRoutes } from './auth.js';
 import { callRoutes } from './calls.js';
 import { chatRoutes } from './chats.js';
 import { contactRoutes } from './contacts.js';
 import { fileRoutes } from './files.js';
 import { messageRoutes } from './messages.js';
+import { pushRoutes } from './push.js';
 import { staffRoutes } from './staff.js';
 import { statsRoutes } from './stats.js';
 import { userRoutes } from './users.js';
 
 /** Every route the contract describes, by domain (the server's contract test checks each is served by it). */
 export const contractRoutes = {
+  auth: authRoutes,
   calls: callRoutes,
   chats: chatRoutes,
   contacts: contactRoutes,
   files: fileRoutes,
   messages: messageRoutes,
+  push: pushRoutes,
   staff: staffRoutes,
   stats: statsRoutes,
   users: userRoutes,

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { Id, Nullable, UsernameChange } from './common.js';
+import { Id, Nullable, Phone, SIGN_IN_CODE_PATTERN, UsernameChange } from './common.js';
 import { limits } from './limits.js';
 
 export const LastSeenPrivacy = Type.Union([Type.Literal('everyone'), Type.Literal('contacts'), Type.Literal('nobody')]);
@@ -83,11 +83,9 @@ export const EditUserBody = Type.Object(
 );
 export type EditUserBody = Static<typeof EditUserBody>;
 
-const PhoneText = Type.String({ minLength: 1, maxLength: limits.phoneMaxLength });
+export const PhoneBody = Type.Object({ phone: Phone }, { additionalProperties: false });
 
-export const PhoneBody = Type.Object({ phone: PhoneText }, { additionalProperties: false });
-
-export const VerifyPhoneBody = Type.Object({ phone: PhoneText, code: Type.String({ pattern: '^[0-9]{6}$' }) }, { additionalProperties: false });
+export const VerifyPhoneBody = Type.Object({ phone: Phone, code: Type.String({ pattern: SIGN_IN_CODE_PATTERN }) }, { additionalProperties: false });
 
 export const BlockUserBody = Type.Object({ user_id: Id, blocked: Type.Boolean() }, { additionalProperties: false });
 

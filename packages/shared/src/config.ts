@@ -1,14 +1,13 @@
 // Every constant of spec §9 (and the few of our own) in one place; components never hold a literal of these.
 // The limits the server enforces as well come from the wire contract (packages/protocol).
-import { limits } from '@messenger/protocol';
+import { limits, type LANGUAGES } from '@messenger/protocol';
 
-export { AUTO_DELETE_INTERVALS } from '@messenger/protocol';
+export { AUTO_DELETE_INTERVALS, LANGUAGES } from '@messenger/protocol';
 
 export const PRODUCT_KEY = 'msgr';
 /** The IndexedDB database of the warm start's session cache. */
 export const SESSION_CACHE_DATABASE = `${PRODUCT_KEY}-cache`;
 
-export const LANGUAGES = ['en', 'ru', 'tr', 'es', 'it', 'de', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'en';
 

@@ -44,7 +44,7 @@ test('continue is enabled only for a valid number, formatted as typed', async ()
 test('sends the code, accepts a pasted code and signs in', async () => {
   const user = userEvent.setup();
   const fetchMock = mockFetch({
-    'POST /api/auth/send-code': { body: { is_manager: false, resend_after: 60 } },
+    'POST /api/auth/send-code': { body: { is_manager: false, password_set: false, resend_after: 60 } },
     'POST /api/auth/sign-in': { body: { jwt_info: { access_token: 'a.b.c', refresh_token: 'r' }, is_new_user: false } },
   });
   renderLogin();
@@ -66,7 +66,7 @@ test('sends the code, accepts a pasted code and signs in', async () => {
 test('shows the server’s reason when a code is refused, and lets the person start over', async () => {
   const user = userEvent.setup();
   mockFetch({
-    'POST /api/auth/send-code': { body: { is_manager: false, resend_after: 60 } },
+    'POST /api/auth/send-code': { body: { is_manager: false, password_set: false, resend_after: 60 } },
     'POST /api/auth/sign-in': { status: 400, body: { error: 'code_invalid', message: 'Wrong code' } },
   });
   renderLogin();
@@ -133,7 +133,7 @@ test('the resend countdown is the spec’s 60 s every time, however long the per
   jest.useFakeTimers();
   try {
     const user = userEvent.setup({ advanceTimers: (ms) => jest.advanceTimersByTime(ms) });
-    const sendCode = mockFetch({ 'POST /api/auth/send-code': { body: { is_manager: false, resend_after: 60 } } });
+    const sendCode = mockFetch({ 'POST /api/auth/send-code': { body: { is_manager: false, password_set: false, resend_after: 60 } } });
     renderLogin();
     await user.type(screen.getByLabelText('Phone number'), '+4915112345678');
     await user.click(screen.getByRole('button', { name: 'Continue' }));

@@ -1,23 +1,23 @@
 // One typed function per server route (docs/api.md). Components and stores call these, never fetch.
-import type { FileInfo, JwtInfo } from '../model/types';
+import type { FileInfo } from '../model/types';
 import type { AddContactBody, Answer, EditManagerBody, EditUserBody, OwnPasswordBody, Static } from '@messenger/protocol';
 // Route tables as types only: what each route answers comes from its schema, and no schema reaches a build.
-import type { callRoutes, chatRoutes, contactRoutes, fileRoutes, messageRoutes, staffRoutes, statsRoutes, userRoutes } from '@messenger/protocol';
+import type { authRoutes, callRoutes, chatRoutes, contactRoutes, fileRoutes, messageRoutes, pushRoutes, staffRoutes, statsRoutes, userRoutes } from '@messenger/protocol';
 import { api } from './client';
 
 export const authApi = {
   sendCode: (phone: string) =>
-    api.request<{ is_manager: boolean; password_set?: boolean; resend_after?: number }>('POST', '/auth/send-code', { body: { phone }, auth: false }),
+    api.request<Answer<typeof authRoutes.sendCode>>('POST', '/auth/send-code', { body: { phone }, auth: false }),
   signInManager: (phone: string, password: string, inviteCode?: string) =>
-    api.request<{ ticket: string; expires_in: number }>('POST', '/auth/sign-in-manager', { body: { phone, password }, query: { code: inviteCode }, auth: false }),
+    api.request<Answer<typeof authRoutes.signInManager>>('POST', '/auth/sign-in-manager', { body: { phone, password }, query: { code: inviteCode }, auth: false }),
   signInManagerExtra: (phone: string, password: string, ticket: string, inviteCode?: string) =>
-    api.request<{ jwt_info: JwtInfo }>('POST', '/auth/sign-in-manager-extra', {
+    api.request<Answer<typeof authRoutes.signInManagerExtra>>('POST', '/auth/sign-in-manager-extra', {
       body: { phone, password, ticket },
       query: { code: inviteCode },
       auth: false,
     }),
   signIn: (phone: string, code: string, inviteCode?: string) =>
-    api.request<{ jwt_info: JwtInfo; is_new_user: boolean }>('POST', '/auth/sign-in', {
+    api.request<Answer<typeof authRoutes.signIn>>('POST', '/auth/sign-in', {
       body: { phone, code },
       query: { code: inviteCode },
       auth: false,
@@ -188,7 +188,7 @@ export interface PushSubscriptionInput {
 
 /** Web Push (docs/api.md "Push"): the server's VAPID key, and this browser's subscription. */
 export const pushApi = {
-  key: () => api.get<{ public_key: string }>('/push/key').then((response) => response.public_key),
+  key: () => api.get<Answer<typeof pushRoutes.key>>('/push/key').then((response) => response.public_key),
   subscribe: (subscription: PushSubscriptionInput) => api.put<void>('/push/subscription', subscription),
   unsubscribe: (endpoint: string) => api.request<void>('DELETE', '/push/subscription', { body: { endpoint } }),
 };

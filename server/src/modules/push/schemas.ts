@@ -1,24 +1,2 @@
-import Type from 'typebox';
-
-const LANGUAGE = Type.Union(['en', 'ru', 'tr', 'es', 'it', 'de', 'fr'].map((code) => Type.Literal(code)));
-/** base64url, as `PushSubscription.toJSON()` gives the keys. */
-const BASE64URL = '^[A-Za-z0-9_-]+=*$';
-
-/** A browser's push subscription (`PushSubscription.toJSON()`) and the language its notifications speak. */
-export const SubscribeBody = Type.Object(
-  {
-    endpoint: Type.String({ minLength: 1, maxLength: 1024 }),
-    keys: Type.Object(
-      {
-        // The browser's P-256 public key (65 bytes) and its 16-byte auth secret.
-        p256dh: Type.String({ minLength: 80, maxLength: 100, pattern: BASE64URL }),
-        auth: Type.String({ minLength: 16, maxLength: 32, pattern: BASE64URL }),
-      },
-      { additionalProperties: false },
-    ),
-    language: LANGUAGE,
-  },
-  { additionalProperties: false },
-);
-
-export const UnsubscribeBody = Type.Object({ endpoint: Type.String({ minLength: 1, maxLength: 1024 }) }, { additionalProperties: false });
+// The push routes' wire shapes live in the shared contract (packages/protocol), the client's as well.
+export { SubscribeBody, UnsubscribeBody, pushRoutes } from '@messenger/protocol';
