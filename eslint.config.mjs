@@ -34,6 +34,12 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
   {
+    // Specs take `test` from tests/test.ts: it checks the Content-Security-Policy and closes the contexts a test
+    // opened (left open, they kept running beside every later test of the worker).
+    files: ['e2e/tests/**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: '@playwright/test', message: "Import test and expect from './test'." }] }] },
+  },
+  {
     files: clientFiles,
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test';
 import { annaAndBoris, messageAction, messageRow, send } from './fixtures';
 
 async function deleteMessage(page: Page, text: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { addContact, messageRow, newPhone, openChatWith, send, signUpInBrowser, STORED } from './fixtures';
 
 // Issue 14: what someone typed and did not send stays with its chat, across chat switches and reloads.

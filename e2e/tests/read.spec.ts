@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { addContact, messageRow, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
 
 // Issue 9: messages read in the open chat stayed unread on the server (the open chat kept its local count at 0,

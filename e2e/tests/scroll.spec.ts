@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './test';
 import { annaAndBoris, makePng, messageAction, messageRow, send, STORED } from './fixtures';
 
 /** Sends many texts quickly (without waiting for each), then waits for the last one to be stored. */

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { addContact, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
 
 // Issue 14: Ctrl/⌘+K searches the chats, Alt+↑/↓ moves between them, Esc closes the open panel, and `?` lists

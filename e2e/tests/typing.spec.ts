@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { addContact, messageRow, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
 
 // Issue 14: "Anna is typing…" in the other person's chat header and chat list row, live, gone once she sends.

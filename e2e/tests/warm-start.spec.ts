@@ -1,4 +1,4 @@
-import type { Page, Route } from '@playwright/test';
+import type { Page, Route } from './test';
 import { expect, test } from './test';
 import { annaAndBoris, messageAction, messageRow, send } from './fixtures';
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, chatsApi, errorText, useAuthStore, useChatsStore, useBottomInset, useUsersStore, type Chat } from '@messenger/shared';
 import { ObserverContext } from './observer';
@@ -46,7 +46,9 @@ export function ChatPage({ chatId }: { chatId: number }) {
     return () => document.removeEventListener('keydown', onKey);
   }, [panelOpen]);
 
-  useEffect(() => {
+  // In the commit that shows the chat, not after it: a chat switched to by Alt+↓ (a navigation outside React's
+  // events, so its effects may wait) is already the one Alt+↑ counts from once its heading is on screen.
+  useLayoutEffect(() => {
     useChatsStore.getState().setActive(chatId);
     return () => {
       if (useChatsStore.getState().activeChatId === chatId) useChatsStore.getState().setActive(null);
