@@ -27,8 +27,12 @@ function isRequestOf(route: ContractRoute, pattern: RegExp, method: string, path
   const match = pattern.exec(path);
   if (!match) return false;
   if (!route.params) return true;
-  const params = Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]));
-  return Value.Check(route.params, Value.Convert(route.params, params));
+  try {
+    const params = Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]));
+    return Value.Check(route.params, Value.Convert(route.params, params));
+  } catch {
+    return false; // a malformed escape is no parameter of ours
+  }
 }
 
 /**
