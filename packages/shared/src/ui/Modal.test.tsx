@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
-import { act, render, screen } from '@testing-library/react';
+import { createPortal } from 'react-dom';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { initTestI18n } from '../testing';
 import { Modal } from './Modal';
 import { useModalStack } from './modal-stack';
@@ -59,4 +60,30 @@ test('a dialog inside another: an event of the inner one does not close the oute
   expect(outer).not.toHaveBeenCalled();
   unmount();
   expect(useModalStack.getState().open).toHaveLength(0);
+});
+
+test("Tab from a toast portaled into the dialog from outside it in React's tree (the shell's) wraps to the dialog's first control", () => {
+  function Toasts() {
+    const top = useModalStack((state) => state.open.at(-1));
+    return top ? createPortal(<button type="button">Dismiss</button>, top) : null;
+  }
+  // One React root, as in the app: the shell's toasts beside a remote's dialog, not inside it.
+  const { unmount } = render(
+    <>
+      <Modal title="New contact" onClose={() => undefined}>
+        <input aria-label="Name" />
+        <button type="button">Cancel</button>
+      </Modal>
+      <Toasts />
+    </>,
+  );
+  const dismiss = screen.getByRole('button', { name: 'Dismiss' });
+  expect(screen.getByRole('dialog', { name: 'New contact' })).toContainElement(dismiss);
+  dismiss.focus();
+  const tab = fireEvent.keyDown(dismiss, { key: 'Tab' });
+  expect(tab).toBe(false); // the browser's own move is cancelled
+  expect(screen.getByRole('button', { name: 'Close' })).toHaveFocus();
+  fireEvent.keyDown(document.activeElement!, { key: 'Tab', shiftKey: true });
+  expect(dismiss).toHaveFocus();
+  unmount();
 });

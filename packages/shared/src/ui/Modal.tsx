@@ -5,8 +5,16 @@ import './ui.css';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
-/** Tab from the last control goes to the first, Shift+Tab from the first (or the dialog itself) to the last. */
-function wrapFocus(dialog: HTMLElement, event: { shiftKey: boolean; preventDefault(): void }): void {
+/**
+ * Tab from the last control goes to the first, Shift+Tab from the first (or the dialog itself) to the last. A native
+ * listener of the dialog element, not React's `onKeyDown`: the toasts shown above a modal are portaled into it (see
+ * modal-stack.ts) but belong to the shell's React tree, so React would never pass their keys to the dialog — and
+ * Chromium lets Tab from a modal dialog's last control leave the page (to the browser's own UI).
+ */
+function wrapFocus(event: KeyboardEvent): void {
+  const dialog = event.currentTarget as HTMLDialogElement;
+  // A dialog opened over this one, inside it, has already answered.
+  if (event.key !== 'Tab' || event.defaultPrevented) return;
   const controls = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
     (control) => control.closest('dialog') === dialog && control.tabIndex >= 0 && (typeof control.checkVisibility !== 'function' || control.checkVisibility()),
   );
@@ -79,9 +87,11 @@ export function Modal({ title, onClose, children, closeIcon = true, alert = fals
       if (!element.open) element.showModal();
     } else element.setAttribute('open', '');
     modalOpened(element);
+    element.addEventListener('keydown', wrapFocus);
     const first = alert ? null : element.querySelector<HTMLElement>('input, select, textarea, button:not([data-close])');
     (first ?? element).focus();
     return () => {
+      element.removeEventListener('keydown', wrapFocus);
       modalClosed(element);
       if (element.open && typeof element.close === 'function') element.close();
       if (previous?.isConnected) previous.focus();
@@ -100,15 +110,12 @@ export function Modal({ title, onClose, children, closeIcon = true, alert = fals
       tabIndex={-1}
       aria-modal="true"
       onKeyDown={(event) => {
-        // Escape and Tab are handled here as well as by the browser's modal dialog, so both behave the same everywhere
-        // (and a dialog opened over another one answers alone).
+        // Escape is handled here as well as by the browser's modal dialog, so it behaves the same everywhere (and a
+        // dialog opened over another one answers alone). Tab: wrapFocus, above.
         if (event.key === 'Escape') {
           event.preventDefault();
           event.stopPropagation();
           close();
-        } else if (event.key === 'Tab') {
-          event.stopPropagation();
-          wrapFocus(event.currentTarget, event);
         }
       }}
       onCancel={(event) => {
