@@ -6,6 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import { FLOW_EVENT_TYPES } from '@messenger/protocol';
 import { startServer, type TestServer } from './helpers/server.js';
 import { makeStaff } from './helpers/staff.js';
 import {
@@ -49,12 +50,11 @@ const client: ClientModules = {
   auth: (await clientModule('stores/auth')).useAuthStore,
 };
 
-/** Every event type of docs/protocol.md; the last test checks that the actions above produced each of them. */
-const EVENT_TYPES = [
-  'chat-created', 'text', 'image', 'audio', 'video', 'document', 'chat-read', 'messages-read', 'contact-joined',
-  'message-reactions', 'message-edited', 'message-deleted', 'invited-to-chat', 'chat-interval', 'chat-updated',
-  'chat-deleted', 'call', 'hang', 'user-updated', 'call-rejected',
-];
+/**
+ * Every event type of the wire contract; the last test checks that the actions above produced each of them (and
+ * the sockets' probes, that each event they carried is what the contract says).
+ */
+const EVENT_TYPES = FLOW_EVENT_TYPES;
 const seenTypes = new Set<string>();
 
 /** The client's API calls (a chat it does not know yet) go to this server, as the person whose state is checked. */

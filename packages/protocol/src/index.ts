@@ -1,5 +1,5 @@
 // The wire contract: what server and client both say about every request, answer and limit, said once.
-export { AUTO_DELETE_INTERVALS, LANGUAGES, REACTION_EMOJI, limits } from './limits.js';
+export { AUTO_DELETE_INTERVALS, LANGUAGES, MESSAGE_EVENT_TYPES, REACTION_EMOJI, limits } from './limits.js';
 export { Deleted, Id, Int, Nullable, PasswordText, Phone, SIGN_IN_CODE_PATTERN, USERNAME_PATTERN, UsernameChange } from './common.js';
 export { SendCodeAnswer, SendCodeBody, SignInBody, SignInManagerBody, SignInManagerExtraBody, SignInQuery, authRoutes } from './auth.js';
 export { SubscribeBody, UnsubscribeBody, pushRoutes } from './push.js';
@@ -71,5 +71,31 @@ export {
   staffRoutes,
 } from './staff.js';
 export { ManagerStats, StatsQuery, TotalStats, statsRoutes } from './stats.js';
+export {
+  FLOW_EVENT_TYPES,
+  flowControl,
+  flowEvents,
+  flowFrameSchema,
+  flowSignals,
+  type FlowControlMap,
+  type FlowEvent,
+  type FlowEventMap,
+  type FlowEventType,
+  type FlowSignalMap,
+  type TypingSignalInfo,
+} from './live.js';
+export {
+  ChatClientFrame,
+  ForwardFrame,
+  HangFrame,
+  SendFrame,
+  SendMeta,
+  SendableType,
+  TypingFrame,
+  chatServerFrameSchema,
+  chatServerFrames,
+  type ChatServerFrame,
+  type OutgoingMessage,
+} from './chat-socket.js';
 export { contractRoutes, successStatuses, type Answer, type ContractRoute } from './routes.js';
 export type { Static, TSchema } from 'typebox';

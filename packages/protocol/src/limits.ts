@@ -20,5 +20,8 @@ export const AUTO_DELETE_INTERVALS = [0, 5, 10, 30, 60, 300, 3600, 21600, 43200,
 /** The reactions a person can give (a small fixed set, issue 14), one per person per message. */
 export const REACTION_EMOJI = ['👍', '❤️', '😂', '😮', '😢', '🙏'] as const;
 
+/** The live events that bring a new message, one per type a person sends (a call's message comes with `call`). */
+export const MESSAGE_EVENT_TYPES = ['text', 'image', 'audio', 'video', 'document'] as const;
+
 /** The languages of the product (spec §8); the first is the default. */
 export const LANGUAGES = ['en', 'ru', 'tr', 'es', 'it', 'de', 'fr'] as const;

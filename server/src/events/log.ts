@@ -1,3 +1,4 @@
+import type { FlowEventMap, FlowEventType } from '@messenger/protocol';
 import type { Db, Queryable, Tx } from '../db/index.js';
 import type { EventBus } from './bus.js';
 import type { FlowEvent } from './types.js';
@@ -25,13 +26,14 @@ export class EventLog {
   /**
    * Appends one event to each user's log inside `tx`; the events reach live sockets only after COMMIT.
    * Users are locked in id order so that two changes touching the same people cannot deadlock. `info` may be a
-   * function of the recipient where each one's event says something of their own (their unread count).
+   * function of the recipient where each one's event says something of their own (their unread count). The payload
+   * is the wire contract's for its type (packages/protocol, live.ts).
    */
-  async append(
+  async append<Type extends FlowEventType>(
     tx: Tx,
     userIds: Iterable<number>,
-    eventType: string,
-    info: Record<string, unknown> | ((userId: number) => Record<string, unknown>),
+    eventType: Type,
+    info: FlowEventMap[Type] | ((userId: number) => FlowEventMap[Type]),
   ): Promise<void> {
     const ids = [...new Set(userIds)].sort((a, b) => a - b);
     for (const userId of ids) {
@@ -41,7 +43,7 @@ export class EventLog {
       );
       const seq = rows[0]?.last_seq;
       if (seq === undefined) continue; // the user is gone; nobody to tell
-      const theirs = typeof info === 'function' ? info(userId) : info;
+      const theirs: Record<string, unknown> = typeof info === 'function' ? info(userId) : info;
       await tx.query('INSERT INTO user_events (user_id, seq, event_type, payload) VALUES ($1, $2, $3, $4)', [
         userId,
         seq,

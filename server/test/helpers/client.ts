@@ -1,5 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
+import Value from 'typebox/value';
+import { chatServerFrameSchema, flowFrameSchema, type TSchema } from '@messenger/protocol';
 import type { TestServer } from './server.js';
 
 /**
@@ -87,14 +89,43 @@ export async function privateChat(server: TestServer, a: Person, b: Person): Pro
 }
 
 /** A WebSocket that records every frame and lets a test wait for the ones it expects. */
+/** Why `frame` is outside the contract (an unknown kind, or a part its schema refuses), or nothing if it is not. */
+function contractBreach(frame: any, { schema, part }: { schema: TSchema | undefined; part: unknown }): Error | undefined {
+  const name = frame.event_type ?? frame.type;
+  if (!schema) return new Error(`the server sent a frame the contract does not know: ${JSON.stringify(frame).slice(0, 500)}`);
+  if (Value.Check(schema, part)) return undefined;
+  const errors = Value.Errors(schema, part)
+    .slice(0, 3)
+    .map((error) => `${error.instancePath || '/'} ${error.message}`);
+  return new Error(`the server's ${name} frame is outside the contract: ${errors.join('; ')} — ${JSON.stringify(frame).slice(0, 500)}`);
+}
+
+/**
+ * What the server may send on a socket, by its path (the wire contract, packages/protocol): the schema of a frame,
+ * and the part of the frame it describes. The meeting socket is not on the contract yet.
+ */
+function socketContract(url: string): ((frame: any) => { schema: TSchema | undefined; part: unknown }) | undefined {
+  const path = new URL(url).pathname;
+  if (path.endsWith('/user/flow')) return (frame) => ({ schema: flowFrameSchema(frame), part: frame.additional_info });
+  if (path.endsWith('/chat/socket')) return (frame) => ({ schema: chatServerFrameSchema(frame), part: frame });
+  return undefined;
+}
+
 export class SocketProbe {
   readonly frames: any[] = [];
   private waiters: Array<() => void> = [];
   closeCode: number | undefined;
+  /** The first frame the server sent outside the contract: every wait on this socket fails with it. */
+  private outsideContract: Error | undefined;
 
-  constructor(readonly socket: WebSocket) {
+  constructor(
+    readonly socket: WebSocket,
+    contract?: (frame: any) => { schema: TSchema | undefined; part: unknown },
+  ) {
     socket.on('message', (data) => {
-      this.frames.push(JSON.parse(String(data)));
+      const frame = JSON.parse(String(data));
+      this.frames.push(frame);
+      if (contract && !this.outsideContract) this.outsideContract = contractBreach(frame, contract(frame));
       this.wake();
     });
     socket.on('close', (code) => {
@@ -106,7 +137,7 @@ export class SocketProbe {
   static open(url: string, headers: Record<string, string> = {}): Promise<SocketProbe> {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(url, { headers });
-      const probe = new SocketProbe(socket);
+      const probe = new SocketProbe(socket, socketContract(url));
       socket.once('open', () => resolve(probe));
       socket.once('unexpected-response', (req, res) => {
         req.destroy(); // with this listener set, ws leaves aborting the refused request to us
@@ -119,7 +150,9 @@ export class SocketProbe {
   /** Waits until `predicate` holds for the frames received so far. */
   async until(predicate: (frames: any[]) => boolean, timeoutMs = WAIT_MS): Promise<any[]> {
     const deadline = Date.now() + timeoutMs;
-    while (!predicate(this.frames)) {
+    for (;;) {
+      if (this.outsideContract) throw this.outsideContract;
+      if (predicate(this.frames)) break;
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`timed out; frames so far: ${JSON.stringify(this.frames).slice(0, 2000)}`);
       await new Promise<void>((resolve) => {

@@ -1,5 +1,5 @@
 import Value from 'typebox/value';
-import { contractRoutes, type ContractRoute } from '@messenger/protocol';
+import { ChatClientFrame, chatServerFrameSchema, contractRoutes, flowFrameSchema, type ContractRoute, type TSchema } from '@messenger/protocol';
 
 /** An answer of the server that its own contract (packages/protocol) does not allow: a bug of one side or the other. */
 export class ContractError extends Error {
@@ -43,10 +43,38 @@ function isRequestOf(route: ContractRoute, pattern: RegExp, method: string, path
 export function checkAnswer(method: string, path: string, body: unknown): void {
   const known = knownRoutes.find(({ route, pattern }) => isRequestOf(route, pattern, method, path));
   if (!known || Value.Check(known.route.response, body)) return;
-  const errors = Value.Errors(known.route.response, body)
+  fail(`${method} ${path} answered outside the contract: ${firstErrors(known.route.response, body)}`);
+}
+
+/** Checks a frame of the live-event socket (`/user/flow`): its kind is known and its payload is the contract's. */
+export function checkFlowFrame(frame: { seq?: unknown; event_type?: unknown; additional_info?: unknown }): void {
+  checkFrame('/user/flow', flowFrameSchema(frame), frame.additional_info, frame);
+}
+
+/** Checks an answer of the chat socket against the contract. */
+export function checkChatFrame(frame: { type?: unknown }): void {
+  checkFrame('/chat/socket', chatServerFrameSchema(frame), frame, frame);
+}
+
+/** Checks a frame this client is about to send on the chat socket: the server would refuse one outside the contract. */
+export function checkSentChatFrame(frame: unknown): void {
+  if (!Value.Check(ChatClientFrame, frame)) fail(`a chat-socket frame outside the contract was about to be sent: ${firstErrors(ChatClientFrame, frame)}`);
+}
+
+function checkFrame(socket: string, schema: TSchema | undefined, part: unknown, frame: object): void {
+  if (!schema) fail(`${socket} sent a frame the contract does not know: ${JSON.stringify(frame).slice(0, 300)}`);
+  else if (!Value.Check(schema, part)) fail(`${socket} sent a frame outside the contract: ${firstErrors(schema, part)} — ${JSON.stringify(frame).slice(0, 300)}`);
+}
+
+function firstErrors(schema: TSchema, value: unknown): string {
+  return Value.Errors(schema, value)
     .slice(0, 3)
-    .map((error) => `${error.instancePath || '/'} ${error.message}`);
-  const error = new ContractError(`${method} ${path} answered outside the contract: ${errors.join('; ')}`);
+    .map((error) => `${error.instancePath || '/'} ${error.message}`)
+    .join('; ');
+}
+
+function fail(message: string): never {
+  const error = new ContractError(message);
   // Also in the console: a caller that catches every error (and shows a generic notice) must not hide it.
   console.error(error);
   throw error;

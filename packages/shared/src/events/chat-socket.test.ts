@@ -1,6 +1,7 @@
 import { ChatSocket, type OutgoingMessage } from './chat-socket';
 import { config } from '../config';
 import type { Message } from '../model/types';
+import { storedMessage } from '../testing/messages';
 
 /** A stand-in for the browser WebSocket: records what is sent, and the test answers as the server would. */
 class FakeSocket {
@@ -23,14 +24,16 @@ class FakeSocket {
   reply(frame: unknown) {
     this.onmessage?.({ data: JSON.stringify(frame) });
   }
-  ack(clientId: string) {
-    this.reply({ type: 'ack', client_id: clientId, message: { id: 1, client_id: clientId } });
+  ack(label: string) {
+    this.reply({ type: 'ack', client_id: clientId(label), message: storedMessage(1, 1, 1, { client_id: clientId(label) }) });
   }
   close() {}
 }
 
-const frame = (n: number): OutgoingMessage => ({ client_id: `c${n}`, chat_id: 1, text: `m${n}` });
-const ids = (frames: Array<{ client_id: string }>) => frames.map((sent) => sent.client_id);
+/** The client id of message `c<n>`: a UUID, as the contract asks (the tests name them c1, c2…). */
+const clientId = (label: string) => `00000000-0000-4000-8000-${label.slice(1).padStart(12, '0')}`;
+const frame = (n: number): OutgoingMessage => ({ client_id: clientId(`c${n}`), chat_id: 1, text: `m${n}` });
+const ids = (frames: Array<{ client_id: string }>) => frames.map((sent) => `c${Number(sent.client_id.slice(-12))}`);
 
 function setup() {
   FakeSocket.all = [];
@@ -77,7 +80,7 @@ describe('ChatSocket', () => {
     fake.ack('c1');
     fake.ack('c2');
     expect(fake.sent).toHaveLength(config.sendWindow + 2);
-    expect(fake.sent.at(-1)!.client_id).toBe(`c${config.sendWindow + 2}`);
+    expect(ids(fake.sent).at(-1)).toBe(`c${config.sendWindow + 2}`);
     for (let n = 3; n <= total; n += 1) fake.ack(`c${n}`);
     expect(ids(fake.sent)).toEqual(Array.from({ length: total }, (_, i) => `c${i + 1}`));
     await expect(Promise.all(results)).resolves.toHaveLength(total);
@@ -93,7 +96,7 @@ describe('ChatSocket', () => {
     fake.ack('c1');
     // The server lets c1 through, then asks to wait 2 s: c2 and what follows are refused the same way.
     for (const id of ['c2', 'c3', 'c4']) {
-      fake.reply({ type: 'error', client_id: id, error: 'rate_limited', status: 429, retry_after_ms: 2_000 });
+      fake.reply({ type: 'error', client_id: clientId(id), error: 'rate_limited', message: 'Too many messages', status: 429, retry_after_ms: 2_000 });
     }
     const five = chat.send(frame(5));
     await jest.advanceTimersByTimeAsync(1_900);
@@ -110,7 +113,7 @@ describe('ChatSocket', () => {
     await jest.advanceTimersByTimeAsync(0);
     const fake = FakeSocket.all[0]!;
     fake.open();
-    fake.reply({ type: 'error', client_id: 'c1', error: 'message_too_long', status: 400, message: 'too long' });
+    fake.reply({ type: 'error', client_id: clientId('c1'), error: 'message_too_long', status: 400, message: 'too long' });
     await expect(result).rejects.toMatchObject({ status: 400, code: 'message_too_long' });
   });
 
@@ -136,7 +139,7 @@ describe('ChatSocket', () => {
     const sent = chat.send(frame(1));
     expect(ids(second.sent.slice(1))).toEqual(['c1']);
     second.ack('c1');
-    await expect(sent).resolves.toMatchObject({ client_id: 'c1' });
+    await expect(sent).resolves.toMatchObject({ client_id: clientId('c1') });
   });
 
   it("rejects a hang-up the server refuses, or one it never answers", async () => {
@@ -176,6 +179,6 @@ describe('ChatSocket', () => {
     second.open();
     expect(ids(second.sent)).toEqual(['c1']);
     second.ack('c1');
-    await expect(result).resolves.toMatchObject({ client_id: 'c1' });
+    await expect(result).resolves.toMatchObject({ client_id: clientId('c1') });
   });
 });

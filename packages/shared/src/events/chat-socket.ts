@@ -1,19 +1,12 @@
 import { config } from '../config';
 import { ApiError } from '../api/errors';
+import { checkChatFrame, checkSentChatFrame } from '../api/contract-check';
 import { Backoff } from './backoff';
-import type { Message, MessageMeta, MessageType } from '../model/types';
+import type { ChatClientFrame, OutgoingMessage } from '@messenger/protocol';
+import type { Message } from '../model/types';
 
-/** One message to send (docs/protocol.md, chat socket). */
-export interface OutgoingMessage {
-  client_id: string;
-  chat_id: number;
-  message_type?: Exclude<MessageType, 'call'>;
-  text?: string;
-  file_path?: string;
-  meta?: MessageMeta;
-  reply_to_id?: number;
-  forward_message_id?: number;
-}
+/** One message to send, or a forward (docs/protocol.md, chat socket): the wire contract's `send` frame. */
+export type { OutgoingMessage } from '@messenger/protocol';
 
 /** A hang-up waiting for the server's answer. */
 interface PendingHang {
@@ -45,6 +38,12 @@ export interface ChatSocketOptions {
 const TOKEN_EXPIRED = 4001;
 /** The server ended this person's sessions (blocked, deleted, role changed): a refresh says whether they go on. */
 const SESSION_ENDED = 4003;
+
+/** Sends one frame; in development builds and tests it must be what the contract lets a client send. */
+function write(socket: WebSocket, frame: ChatClientFrame): void {
+  if (process.env.NODE_ENV !== 'production') checkSentChatFrame(frame);
+  socket.send(JSON.stringify(frame));
+}
 
 /** "I am typing in this chat" (docs/protocol.md). */
 export interface TypingSignal {
@@ -96,7 +95,7 @@ export class ChatSocket {
   signal(frame: TypingSignal): void {
     this.closed = false;
     if (this.socket?.readyState === WebSocket.OPEN) {
-      this.socket.send(JSON.stringify(frame));
+      write(this.socket, frame);
       return;
     }
     this.waitingSignal = { frame, at: Date.now() };
@@ -179,7 +178,7 @@ export class ChatSocket {
       const signal = this.waitingSignal;
       this.waitingSignal = null;
       // A signal says "now": one that waited for a slow connection would announce typing that may be over.
-      if (signal && Date.now() - signal.at < config.typingSignalEveryMs) socket.send(JSON.stringify(signal.frame));
+      if (signal && Date.now() - signal.at < config.typingSignalEveryMs) write(socket, signal.frame);
       this.sendHangs();
       this.pump();
     };
@@ -208,7 +207,7 @@ export class ChatSocket {
       if (pending.inFlight) continue;
       pending.inFlight = true;
       inFlight += 1;
-      socket.send(JSON.stringify({ type: 'send', ...pending.frame }));
+      write(socket, { type: 'send', ...pending.frame });
       this.ackTimer ??= setTimeout(() => this.ackOverdue(), config.sendAckTimeoutMs);
     }
   }
@@ -243,6 +242,8 @@ export class ChatSocket {
     } catch {
       return;
     }
+    // Development builds and tests only (production builds drop it, with the schemas): see api/contract-check.ts.
+    if (process.env.NODE_ENV !== 'production') checkChatFrame(frame);
     // A hang-up's answer: `hung`, or an error naming the chat and no message (docs/protocol.md).
     if (typeof frame.chat_id === 'number' && (frame.type === 'hung' || (frame.type === 'error' && frame.client_id === undefined))) {
       const refusal = frame.type === 'error' ? new ApiError(frame.status ?? 400, frame.error ?? 'hang_failed', String(frame.message ?? 'The hang-up was refused')) : null;
@@ -278,7 +279,7 @@ export class ChatSocket {
     for (const [chatId, hang] of this.hangs) {
       if (hang.sent) continue;
       hang.sent = true;
-      socket.send(JSON.stringify(hang.callId === undefined ? { type: 'hang', text: String(chatId) } : { type: 'hang', text: String(chatId), call_id: hang.callId }));
+      write(socket, hang.callId === undefined ? { type: 'hang', text: String(chatId) } : { type: 'hang', text: String(chatId), call_id: hang.callId });
     }
   }
 

@@ -1,5 +1,6 @@
 import { FlowClient } from './flow-client';
 import type { FlowEvent } from '../model/events';
+import { storedMessage } from '../testing/messages';
 
 /** A stand-in for the browser WebSocket, driven by the test. */
 class FakeSocket {
@@ -21,8 +22,12 @@ class FakeSocket {
   }
 }
 
-const event = (seq: number, text = `m${seq}`): FlowEvent =>
-  ({ seq, event_type: 'text', additional_info: { chat_id: 1, message_id: seq, message: { text }, user: { id: 2 } } }) as unknown as FlowEvent;
+const boris = { id: 2, name: 'Boris', username: null, avatar: null, role: 0, deleted: false };
+const event = (seq: number, text = `m${seq}`): FlowEvent => ({
+  seq,
+  event_type: 'text',
+  additional_info: { chat_id: 1, message_id: seq, message: storedMessage(seq, 1, 2, { text }), user: boris },
+});
 
 function setup(since: number | null) {
   FakeSocket.all = [];

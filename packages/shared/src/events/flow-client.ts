@@ -1,4 +1,5 @@
 import { config } from '../config';
+import { checkFlowFrame } from '../api/contract-check';
 import type { FlowEvent } from '../model/events';
 import type { ConnectionStatus } from './bus';
 import { Backoff } from './backoff';
@@ -133,6 +134,8 @@ export class FlowClient {
     } catch {
       return;
     }
+    // Development builds and tests only (production builds drop it, with the schemas): see api/contract-check.ts.
+    if (process.env.NODE_ENV !== 'production') checkFlowFrame(frame);
     if (typeof frame.seq === 'number') {
       this.receive(frame as FlowEvent);
       return;

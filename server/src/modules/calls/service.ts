@@ -7,7 +7,7 @@ import { HttpError, ServerStrings, callNodeUnavailable, conflict, forbidden, not
 import { RoomFullError, type MediaEngine, type RoomMember } from '../../media/engine.js';
 import { MEET_TOKEN_TTL_SECONDS, type MeetClaims, type MeetTokens } from '../../security/meet-tokens.js';
 import { chatUnavailable, findMessageView, lockChat, memberIds } from '../chats/repository.js';
-import { publicProfiles } from '../users/repository.js';
+import { actorProfile } from '../users/repository.js';
 import type { MessageWriter } from '../messages/writer.js';
 import { loadActor, loadAdmin } from '../users/actor.js';
 import { iceServersFor } from './turn.js';
@@ -169,8 +169,8 @@ export class CallsService {
           : { call_id: inserted!.id, room_id: inserted!.room_id, chat_type: chat.chat_type },
       });
       const [row] = await tx.query<CallRow>(`UPDATE calls SET message_id = $2 WHERE id = $1 RETURNING ${CALL_COLUMNS}`, [inserted!.id, message.id]);
-      const [caller] = await publicProfiles(tx, 0, 0, [userId]);
-      return { row: row!, joined: false, busy, message, ringing: busy ? undefined : { chatId, callId: row!.id, caller: caller!, callees: others } };
+      const caller = await actorProfile(tx, userId);
+      return { row: row!, joined: false, busy, message, ringing: busy ? undefined : { chatId, callId: row!.id, caller, callees: others } };
     });
     if (!result.joined && !result.busy) this.armRingTimer(result.row.id);
     if (result.ringing) this.tell(this.onRinging, result.ringing);
@@ -530,13 +530,13 @@ export class CallsService {
       const stored = call.message_id ? await findMessageView(tx, call.message_id) : null;
       const message = stored && (stored.expires_at === null || Date.parse(stored.expires_at) > Date.now()) ? stored : null;
       if (reason === 'rejected' && options.rejectedBy !== undefined) {
-        const [user] = await publicProfiles(tx, 0, 0, [options.rejectedBy]);
+        const user = await actorProfile(tx, options.rejectedBy);
         await this.events.append(tx, [call.caller_id], 'call-rejected', { chat_id: call.chat_id, call_id: call.id, user });
       }
       await this.events.append(tx, members, 'hang', { chat_id: call.chat_id, call_id: call.id, room_id: call.room_id, reason, message });
       const missed: RingingCall | undefined =
         reason === 'missed'
-          ? { chatId: call.chat_id, callId: call.id, caller: (await publicProfiles(tx, 0, 0, [call.caller_id]))[0]!, callees: members.filter((id) => id !== call.caller_id) }
+          ? { chatId: call.chat_id, callId: call.id, caller: await actorProfile(tx, call.caller_id), callees: members.filter((id) => id !== call.caller_id) }
           : undefined;
       return { ...call, missed };
     });

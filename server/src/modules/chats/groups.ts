@@ -2,12 +2,12 @@ import type { Services } from '../../services.js';
 import type { Tx } from '../../db/index.js';
 import { ServerStrings, badRequest, forbidden, notFound } from '../../http/errors.js';
 import { randomCode } from '../../security/secrets.js';
-import { publicProfiles } from '../users/repository.js';
+import { actorProfile } from '../users/repository.js';
 import { Role, loadActor, refuseGuests } from '../users/actor.js';
 import { requireOwnImage } from '../files/access.js';
 import { characterCount } from '../../http/text.js';
 import type { ChatView } from './model.js';
-import { chatUnavailable, chatViewsFor, lockChat, memberIds } from './repository.js';
+import { chatUnavailable, chatViewsFor, lockChat, memberIds, memberView } from './repository.js';
 import { notifyChatUpdated } from './service.js';
 import { limits } from '@messenger/protocol';
 
@@ -53,12 +53,12 @@ export class GroupsService {
       const chatId = await this.insertGroup(tx, name, avatar, userId, isSecret);
       await tx.query('INSERT INTO chat_members (chat_id, user_id) SELECT $1, unnest($2::bigint[])', [chatId, [userId, ...participants]]);
       const views = await chatViewsFor(tx, chatId, [userId, ...participants], origin);
-      const [creator] = await publicProfiles(tx, 0, 0, [userId]);
+      const creator = await actorProfile(tx, userId);
       const events = this.services.events;
       await events.lockRecipients(tx, [userId, ...participants]);
-      await events.append(tx, [userId], 'chat-created', { chat_id: chatId, user: creator, chat: views.get(userId) });
+      await events.append(tx, [userId], 'chat-created', { chat_id: chatId, user: creator, chat: memberView(views, userId) });
       for (const id of participants) {
-        await events.append(tx, [id], 'invited-to-chat', { chat_id: chatId, chat: views.get(id), user: creator });
+        await events.append(tx, [id], 'invited-to-chat', { chat_id: chatId, chat: memberView(views, id), user: creator });
       }
       return views.get(userId)!;
     });
@@ -111,8 +111,8 @@ export class GroupsService {
         const events = this.services.events;
         await events.lockRecipients(tx, [...members, ...added]);
         const views = await chatViewsFor(tx, chatId, added, origin);
-        const [inviter] = await publicProfiles(tx, 0, 0, [userId]);
-        for (const id of added) await events.append(tx, [id], 'invited-to-chat', { chat_id: chatId, chat: views.get(id), user: inviter });
+        const inviter = await actorProfile(tx, userId);
+        for (const id of added) await events.append(tx, [id], 'invited-to-chat', { chat_id: chatId, chat: memberView(views, id), user: inviter });
         for (const id of removed) await events.append(tx, [id], 'chat-deleted', { chat_id: chatId });
         await notifyChatUpdated(tx, events, chatId, stayed, origin);
       }
@@ -136,8 +136,8 @@ export class GroupsService {
         const events = this.services.events;
         await events.lockRecipients(tx, [...members, userId]);
         const views = await chatViewsFor(tx, chat.id, [userId], origin);
-        const [joiner] = await publicProfiles(tx, 0, 0, [userId]);
-        await events.append(tx, [userId], 'chat-created', { chat_id: chat.id, user: joiner, chat: views.get(userId) });
+        const joiner = await actorProfile(tx, userId);
+        await events.append(tx, [userId], 'chat-created', { chat_id: chat.id, user: joiner, chat: memberView(views, userId) });
         await notifyChatUpdated(tx, events, chat.id, members, origin);
       }
       return (await chatViewsFor(tx, chat.id, [userId], origin)).get(userId)!;

@@ -2,7 +2,7 @@ import type { Services } from '../../services.js';
 import type { Tx } from '../../db/index.js';
 import type { EventLog } from '../../events/log.js';
 import { ServerStrings, badRequest, forbidden, notFound } from '../../http/errors.js';
-import { findUserById, publicProfiles } from '../users/repository.js';
+import { actorProfile, findUserById, publicProfiles } from '../users/repository.js';
 import type { PublicUserView } from '../users/model.js';
 import { loadActor, loadAdmin, refuseGuests, usesAdminPower } from '../users/actor.js';
 import { CHAT_SELECT, CHAT_SELECT_ANY, MESSAGE_SELECT, type ChatRow, type ChatView, type MessageRow, type MessageView, toChat, toMessage } from './model.js';
@@ -43,7 +43,7 @@ export async function openPrivateChat(tx: Tx, events: EventLog, userId: number, 
     return { chatId: existing!.id, created: false };
   }
   await tx.query('INSERT INTO chat_members (chat_id, user_id) VALUES ($1, $2), ($1, $3)', [created.id, userId, otherId]);
-  const [creator] = await publicProfiles(tx, 0, 0, [userId]);
+  const creator = await actorProfile(tx, userId);
   await events.append(tx, [userId, otherId], 'chat-created', { chat_id: created.id, user: creator });
   return { chatId: created.id, created: true };
 }
@@ -370,7 +370,7 @@ export class ChatsService {
       if (chat.chat_type === 'group' && chat.owner_id !== userId) throw forbidden('Only the group’s owner can do this', 'owner_only');
       if (chat.interval_seconds === interval) return;
       await tx.query('UPDATE chats SET interval_seconds = $2 WHERE id = $1', [chatId, interval]);
-      const [user] = await publicProfiles(tx, 0, 0, [userId]);
+      const user = await actorProfile(tx, userId);
       await this.services.events.append(tx, members, 'chat-interval', { chat_id: chatId, interval, user });
     });
     return { chat_id: chatId, interval };

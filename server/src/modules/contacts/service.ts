@@ -131,7 +131,8 @@ export async function convertInvitesOnJoin(tx: Tx, events: EventLog, user: UserR
        ON CONFLICT (owner_id, user_id) DO UPDATE SET phone_known = true`,
       [invite.owner_id, user.id, invite.alias_name],
     );
-    const [contact] = await tx.query(`${CONTACT_SELECT} WHERE c.owner_id = $1 AND c.user_id = $2`, [invite.owner_id, user.id]);
+    const [contact] = await tx.query<ContactView>(`${CONTACT_SELECT} WHERE c.owner_id = $1 AND c.user_id = $2`, [invite.owner_id, user.id]);
+    if (!contact) throw new Error('the contact just written is not there');
     await events.append(tx, [invite.owner_id], 'contact-joined', { contact, user: { id: user.id } });
   }
 }

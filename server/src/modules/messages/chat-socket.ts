@@ -5,7 +5,7 @@ import { HttpError, ServerStrings } from '../../http/errors.js';
 import { NUL_MESSAGE, containsNul } from '../../http/text.js';
 import { RateLimited } from '../../http/rate-limits.js';
 import { CloseCode } from '../realtime/socket-guard.js';
-import { clientFrame, type SendFrame } from './frames.js';
+import { clientFrame, type ChatRefusal, type SendFrame } from './frames.js';
 import { SocketPacing } from './pacing.js';
 import type { MessagesService, SendResult } from './service.js';
 
@@ -136,7 +136,7 @@ export class ChatSocketSession {
       .finally(() => this.pacing.handled());
   }
 
-  private refusal(error: unknown, clientId: string | undefined, what: string): Record<string, unknown> {
+  private refusal(error: unknown, clientId: string | undefined, what: string): ChatRefusal {
     const about = clientId === undefined ? {} : { client_id: clientId };
     if (error instanceof RateLimited) {
       return { type: 'error', ...about, error: error.code, message: error.message, status: error.statusCode, retry_after_ms: error.retryAfterMs };

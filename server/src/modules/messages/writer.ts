@@ -37,7 +37,7 @@ export interface InternalMessage {
   type: 'call';
   meta: MessageMeta;
   /** The event every member gets for it (`call`, or `hang` for a call that was busy at once). */
-  eventType: string;
+  eventType: 'call' | 'hang';
   /** What the event carries besides the chat, the message and its sender. */
   extra: Record<string, unknown>;
 }

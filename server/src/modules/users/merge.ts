@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/index.js';
 import type { EventLog } from '../../events/log.js';
-import { chatViewsFor, lockChat } from '../chats/repository.js';
-import { publicProfiles } from './repository.js';
+import { chatViewsFor, lockChat, memberView } from '../chats/repository.js';
+import { actorProfile } from './repository.js';
 import { endSessions } from '../auth/sessions.js';
 import type { SocketSupervisor } from '../realtime/socket-guard.js';
 
@@ -135,9 +135,9 @@ export async function mergeGuestInto(
 
   const recipients = [accountId, ...[...updated.values()].flat(), ...[...deleted.values()].flat()];
   await events.lockRecipients(tx, recipients);
-  const [account] = await publicProfiles(tx, 0, 0, [accountId]);
+  const account = await actorProfile(tx, accountId);
   for (const chatId of gained) {
-    const view = (await chatViewsFor(tx, chatId, [accountId], origin)).get(accountId);
+    const view = memberView(await chatViewsFor(tx, chatId, [accountId], origin), accountId);
     await events.append(tx, [accountId], 'chat-created', { chat_id: chatId, user: account, chat: view });
   }
   for (const [chatId, userIds] of deleted) {
