@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import Value from 'typebox/value';
 import { Chat, Contact, Employee, FileTreeEntry, Me, Message, PublicUser, contractRoutes, successStatuses, type ContractRoute } from '@messenger/protocol';
 import { startServer, type TestServer } from './helpers/server.js';
-import { codeFor, privateChat, randomPhone, request, sendFrame, sendText, signUp, upload, waitFor } from './helpers/client.js';
+import { codeFor, privateChat, randomPhone, request, sendFrame, sendText, signUp, upload, waitFor, type HttpResult } from './helpers/client.js';
 import { quickStaff } from './helpers/staff.js';
 
 /** Asserts that `body` is what `route` answers by the contract, naming the first fields that are not. */
@@ -165,7 +165,7 @@ describe('the wire contract', () => {
     assert.equal((await request(server, 'POST', '/meet/reject', { token: bob.token, body: { chat_id: chatId } })).status, 200);
 
     const historyUrl = `${routes.history.url}?chat_id=${chatId}`;
-    let history = await request(server, 'GET', historyUrl, { token: bob.token });
+    let history!: HttpResult;
     await waitFor(async () => {
       history = await request(server, 'GET', historyUrl, { token: bob.token });
       return history.body.messages.at(-1)?.meta?.call_status === 'rejected';

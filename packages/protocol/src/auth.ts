@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { PasswordText, Phone, SIGN_IN_CODE_PATTERN } from './common.js';
+import { InviteCode, PasswordText, Phone, SIGN_IN_CODE_PATTERN } from './common.js';
 import { JwtInfo } from './users.js';
 
 export const SendCodeBody = Type.Object({ phone: Phone }, { additionalProperties: false });
@@ -7,7 +7,7 @@ export const SendCodeBody = Type.Object({ phone: Phone }, { additionalProperties
 export const SignInBody = Type.Object({ phone: Phone, code: Type.String({ pattern: SIGN_IN_CODE_PATTERN }) }, { additionalProperties: false });
 
 /** `?code=` is the invite code of the link the person came by; it attributes a new account to the inviter. */
-export const SignInQuery = Type.Object({ code: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, { additionalProperties: false });
+export const SignInQuery = Type.Object({ code: Type.Optional(InviteCode) }, { additionalProperties: false });
 
 export const SignInManagerBody = Type.Object({ phone: Phone, password: PasswordText }, { additionalProperties: false });
 

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { Deleted, Id, Int, Nullable } from './common.js';
+import { Deleted, Id, IdParams, Int, InviteCode, Nullable } from './common.js';
 import { FileInfo } from './files.js';
 import { AUTO_DELETE_INTERVALS, limits } from './limits.js';
 import { JwtInfo, PublicUser } from './users.js';
@@ -186,7 +186,6 @@ export const IntervalBody = Type.Object(
 
 export const SearchQuery = Type.Object({ chat_id: Id, query: Type.String({ maxLength: limits.searchMax }) });
 
-export const ChatIdParams = Type.Object({ id: Id });
 
 /** `PUT /chat/read`: `message_id`, when given, is the newest message the reader has seen; later ones stay unread. */
 export const ReadQuery = Type.Object({ chat_id: Id, message_id: Type.Optional(Id) });
@@ -200,7 +199,7 @@ export const HistoryQuery = Type.Object({
 });
 
 /** `POST /user/link`: someone's personal invite code (its format is checked by the server). */
-export const LinkQuery = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+export const LinkQuery = Type.Object({ code: InviteCode }, { additionalProperties: false });
 
 const ChatAnswer = Type.Object({ chat: Chat });
 
@@ -240,10 +239,10 @@ export const chatRoutes = {
   unreadCount: {
     method: 'GET',
     url: '/chat/unread-count/:id',
-    params: ChatIdParams,
+    params: IdParams,
     response: Type.Object({ chat_id: Type.Integer(), unread_messages: Type.Integer(), unread_mentions: Type.Integer() }),
   },
-  get: { method: 'GET', url: '/chat/:id', params: ChatIdParams, response: ChatAnswer },
-  remove: { method: 'DELETE', url: '/chat/:id', params: ChatIdParams, response: Deleted },
+  get: { method: 'GET', url: '/chat/:id', params: IdParams, response: ChatAnswer },
+  remove: { method: 'DELETE', url: '/chat/:id', params: IdParams, response: Deleted },
   link: { method: 'POST', url: '/user/link', querystring: LinkQuery, response: LinkAnswer },
 } as const;

@@ -11,6 +11,12 @@ export const Int = (options: { minimum: number; maximum: number; default?: numbe
 /** A database id in a request: a positive integer JavaScript holds exactly (1e20 is refused with a 400). */
 export const Id = Int({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 
+/** The params of a route about one thing by its id (`/chat/:id`, `/user/:id`, …). */
+export const IdParams = Type.Object({ id: Id });
+
+/** An invite code as a link carries it (a person's or a group's); unknown codes are the service's to refuse. */
+export const InviteCode = Type.String({ minLength: 1, maxLength: 64 });
+
 /** A value that may be absent on the server's side: sent as null, never left out. */
 export const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 

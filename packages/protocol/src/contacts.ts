@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { Deleted, Id, Nullable } from './common.js';
+import { Deleted, Id, IdParams, Nullable } from './common.js';
 import { limits } from './limits.js';
 
 /** A contact as its owner sees it (spec §3 Contact). `id` is the contact's user id. */
@@ -42,11 +42,10 @@ export type AddContactResponse = Static<typeof AddContactResponse>;
 /** `PUT /user/contacts/edit`: the owner renames a contact. */
 export const EditContactBody = Type.Object({ user_id: Id, name: ContactName }, { additionalProperties: false });
 
-export const ContactIdParams = Type.Object({ id: Id });
 
 export const contactRoutes = {
   list: { method: 'GET', url: '/user/contacts', response: Type.Object({ contacts: Type.Array(Contact) }) },
   add: { method: 'POST', url: '/user/contacts/add', body: AddContactBody, response: AddContactResponse },
   edit: { method: 'PUT', url: '/user/contacts/edit', body: EditContactBody, response: Type.Object({ contact: Contact }) },
-  remove: { method: 'DELETE', url: '/user/contacts/:id', params: ContactIdParams, response: Deleted },
+  remove: { method: 'DELETE', url: '/user/contacts/:id', params: IdParams, response: Deleted },
 } as const;

@@ -1,6 +1,7 @@
 // The wire contract: what server and client both say about every request, answer and limit, said once.
-export { AUTO_DELETE_INTERVALS, LANGUAGES, MESSAGE_EVENT_TYPES, REACTION_EMOJI, limits } from './limits.js';
-export { Deleted, Id, Int, Nullable, PasswordText, Phone, SIGN_IN_CODE_PATTERN, USERNAME_PATTERN, UsernameChange } from './common.js';
+export { AUTO_DELETE_INTERVALS, CHAT_JOIN_CODE_PATTERN, LANGUAGES, MESSAGE_EVENT_TYPES, REACTION_EMOJI, limits } from './limits.js';
+export { ServerStrings } from './strings.js';
+export { Deleted, Id, IdParams, Int, InviteCode, Nullable, PasswordText, Phone, SIGN_IN_CODE_PATTERN, USERNAME_PATTERN, UsernameChange } from './common.js';
 export { SendCodeAnswer, SendCodeBody, SignInBody, SignInManagerBody, SignInManagerExtraBody, SignInQuery, authRoutes } from './auth.js';
 export { SubscribeBody, UnsubscribeBody, pushRoutes } from './push.js';
 export {
@@ -17,7 +18,6 @@ export {
 export {
   CallStatus,
   Chat,
-  ChatIdParams,
   ChatList,
   ChatMetadata,
   ChatType,
@@ -41,7 +41,7 @@ export {
   SearchQuery,
   chatRoutes,
 } from './chats.js';
-export { AddContactBody, AddContactResponse, Contact, ContactIdParams, EditContactBody, contactRoutes } from './contacts.js';
+export { AddContactBody, AddContactResponse, Contact, EditContactBody, contactRoutes } from './contacts.js';
 export { FILE_TREE_LIMIT, FileInfo, FileTree, FileTreeEntry, MeetAudioQuery, TokensBody, TreeQuery, fileRoutes } from './files.js';
 export {
   BlockUserBody,
@@ -50,14 +50,13 @@ export {
   JwtInfo,
   LastSeenPrivacy,
   Me,
-  PersonParams,
   PhoneBody,
   Presence,
   PublicUser,
   VerifyPhoneBody,
   userRoutes,
 } from './users.js';
-export { DeleteMessageQuery, EditMessageBody, MessageIdParams, ReactionBody, messageRoutes } from './messages.js';
+export { DeleteMessageQuery, EditMessageBody, ReactionBody, messageRoutes } from './messages.js';
 export {
   CreateManagerBody,
   Credentials,
@@ -67,7 +66,6 @@ export {
   MuteBody,
   OwnPasswordBody,
   RoleBody,
-  UserIdParams,
   staffRoutes,
 } from './staff.js';
 export { ManagerStats, StatsQuery, TotalStats, statsRoutes } from './stats.js';

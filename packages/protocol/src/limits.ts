@@ -12,7 +12,13 @@ export const limits = {
   usernameMax: 60,
   /** A phone number as typed (digits, spaces, signs). */
   phoneMaxLength: 25,
+  /** Spec §5: the largest upload, in MB, of a person and of staff (role manager and above). */
+  uploadLimitMb: 10,
+  uploadLimitStaffMb: 50,
 } as const;
+
+/** A group's join code (spec §4): C- and ten letters or digits. */
+export const CHAT_JOIN_CODE_PATTERN = '^C-[A-Za-z0-9]{10}$';
 
 /** Auto-delete intervals of spec §4, in seconds (off, 5 s … 14 days); 0 is off. */
 export const AUTO_DELETE_INTERVALS = [0, 5, 10, 30, 60, 300, 3600, 21600, 43200, 86400, 259200, 604800, 1209600] as const;

@@ -1,10 +1,9 @@
 import Type from 'typebox';
-import { Deleted, Id } from './common.js';
+import { Deleted, IdParams } from './common.js';
 import { Message, Reaction } from './chats.js';
 import { REACTION_EMOJI, limits } from './limits.js';
 import { PublicUser } from './users.js';
 
-export const MessageIdParams = Type.Object({ id: Id });
 
 /** The new text (trimmed; 1 to 10 000 characters, counted as the server counts them: the bound here is the wire's). */
 export const EditMessageBody = Type.Object({ text: Type.String({ maxLength: limits.textMax * 2 }) }, { additionalProperties: false });
@@ -18,10 +17,10 @@ const Reactions = Type.Object({ chat_id: Type.Integer(), message_id: Type.Intege
 
 /** What is done to a message once sent (sending itself is a chat-socket frame, docs/protocol.md). */
 export const messageRoutes = {
-  remove: { method: 'DELETE', url: '/chat/message/:id', params: MessageIdParams, querystring: DeleteMessageQuery, response: Deleted },
-  edit: { method: 'PUT', url: '/chat/message/:id', params: MessageIdParams, body: EditMessageBody, response: Type.Object({ message: Message }) },
-  react: { method: 'PUT', url: '/chat/message/:id/reaction', params: MessageIdParams, body: ReactionBody, response: Reactions },
-  unreact: { method: 'DELETE', url: '/chat/message/:id/reaction', params: MessageIdParams, response: Reactions },
+  remove: { method: 'DELETE', url: '/chat/message/:id', params: IdParams, querystring: DeleteMessageQuery, response: Deleted },
+  edit: { method: 'PUT', url: '/chat/message/:id', params: IdParams, body: EditMessageBody, response: Type.Object({ message: Message }) },
+  react: { method: 'PUT', url: '/chat/message/:id/reaction', params: IdParams, body: ReactionBody, response: Reactions },
+  unreact: { method: 'DELETE', url: '/chat/message/:id/reaction', params: IdParams, response: Reactions },
   /** Who of the chat has read one's own message (groups: the read receipts' list). */
-  readers: { method: 'GET', url: '/chat/message/:id/readers', params: MessageIdParams, response: Type.Object({ readers: Type.Array(PublicUser) }) },
+  readers: { method: 'GET', url: '/chat/message/:id/readers', params: IdParams, response: Type.Object({ readers: Type.Array(PublicUser) }) },
 } as const;

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { Deleted, Id, Int, Nullable, PasswordText, Phone, UsernameChange } from './common.js';
+import { Deleted, Id, IdParams, Int, Nullable, PasswordText, Phone, UsernameChange } from './common.js';
 import { limits } from './limits.js';
 import { Me } from './users.js';
 
@@ -66,7 +66,6 @@ export const RoleBody = Type.Object({ user_id: Id, role_id: Int({ minimum: 0, ma
 
 export const MuteBody = Type.Object({ user_id: Id, isMuted: Type.Boolean() }, { additionalProperties: false });
 
-export const UserIdParams = Type.Object({ id: Id });
 
 const EmployeeAnswer = Type.Object({ user: Employee });
 
@@ -84,5 +83,5 @@ export const staffRoutes = {
   edit: { method: 'PUT', url: '/user/manager', body: EditManagerBody, response: Type.Object({ user: Employee, credentials: Type.Optional(Credentials) }) },
   setRole: { method: 'PUT', url: '/user/role', body: RoleBody, response: EmployeeAnswer },
   setMuted: { method: 'PUT', url: '/user/mute', body: MuteBody, response: EmployeeAnswer },
-  remove: { method: 'DELETE', url: '/user/:id', params: UserIdParams, response: Deleted },
+  remove: { method: 'DELETE', url: '/user/:id', params: IdParams, response: Deleted },
 } as const;

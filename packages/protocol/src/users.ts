@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { Id, Nullable, Phone, SIGN_IN_CODE_PATTERN, UsernameChange } from './common.js';
+import { Id, IdParams, Nullable, Phone, SIGN_IN_CODE_PATTERN, UsernameChange } from './common.js';
 import { limits } from './limits.js';
 
 export const LastSeenPrivacy = Type.Union([Type.Literal('everyone'), Type.Literal('contacts'), Type.Literal('nobody')]);
@@ -89,7 +89,6 @@ export const VerifyPhoneBody = Type.Object({ phone: Phone, code: Type.String({ p
 
 export const BlockUserBody = Type.Object({ user_id: Id, blocked: Type.Boolean() }, { additionalProperties: false });
 
-export const PersonParams = Type.Object({ id: Id });
 
 export const FindUserQuery = Type.Object({ query: Type.String({ maxLength: limits.searchMax }) });
 
@@ -101,7 +100,7 @@ export const userRoutes = {
   me: { method: 'GET', url: '/user', response: MeAnswer },
   edit: { method: 'PUT', url: '/user/edit', body: EditUserBody, response: MeAnswer },
   find: { method: 'GET', url: '/user/find', querystring: FindUserQuery, response: Type.Object({ users: Type.Array(PublicUser) }) },
-  presence: { method: 'GET', url: '/user/:id/presence', params: PersonParams, response: Type.Object({ presence: Presence }) },
+  presence: { method: 'GET', url: '/user/:id/presence', params: IdParams, response: Type.Object({ presence: Presence }) },
   setPhone: {
     method: 'PUT',
     url: '/user/phone',
@@ -110,5 +109,5 @@ export const userRoutes = {
   },
   verifyPhone: { method: 'PUT', url: '/user/phone/verify', body: VerifyPhoneBody, response: Type.Object({ user: Me, jwt_info: JwtInfo }) },
   block: { method: 'PUT', url: '/user/block', body: BlockUserBody, response: PersonAnswer },
-  profile: { method: 'GET', url: '/user/:id', params: PersonParams, response: PersonAnswer },
+  profile: { method: 'GET', url: '/user/:id', params: IdParams, response: PersonAnswer },
 } as const;

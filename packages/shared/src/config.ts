@@ -1,6 +1,6 @@
 // Every constant of spec §9 (and the few of our own) in one place; components never hold a literal of these.
 // The limits the server enforces as well come from the wire contract (packages/protocol).
-import { limits, type LANGUAGES } from '@messenger/protocol';
+import { CHAT_JOIN_CODE_PATTERN, limits, type LANGUAGES } from '@messenger/protocol';
 
 export { AUTO_DELETE_INTERVALS, LANGUAGES } from '@messenger/protocol';
 
@@ -38,9 +38,9 @@ export const config = {
   /** Staff notes about a person. */
   notesMax: limits.notesMax,
   usernameMax: limits.usernameMax,
-  joinCodePattern: /^C-[A-Za-z0-9]{10}$/,
-  uploadLimitMb: 10,
-  uploadLimitStaffMb: 50,
+  joinCodePattern: new RegExp(CHAT_JOIN_CODE_PATTERN),
+  uploadLimitMb: limits.uploadLimitMb,
+  uploadLimitStaffMb: limits.uploadLimitStaffMb,
   avatarMaxBytes: 4 * 1024 * 1024,
   sidebarWidthPx: 400,
   mobileBreakpointPx: 800,

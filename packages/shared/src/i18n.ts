@@ -110,7 +110,7 @@ export function tooManyRequestsText(seconds: number): string {
 export function errorText(error: unknown, fallbackKey: string): string {
   if (error instanceof ApiError) {
     if (error.isNetworkError) return i18n.t('common:errors.network');
-    const key = SERVER_STRING_KEYS[error.message] ?? ERROR_CODE_KEYS[error.code];
+    const key = (SERVER_STRING_KEYS as Record<string, string | undefined>)[error.message] ?? ERROR_CODE_KEYS[error.code];
     if (key) return i18n.t(`common:${key}`);
     if (error.status === 429) return tooManyRequestsText(error.retryAfterSeconds ?? 60);
     // An error code we have no words for: the caller's own (translated) text, never the server's English.

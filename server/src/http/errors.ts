@@ -26,12 +26,5 @@ export const conflict = (message: string, code = 'conflict') => new HttpError(40
 export const tooManyRequests = (message: string, retryAfterSeconds: number, code = 'too_many_requests') =>
   new HttpError(429, code, message, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 
-/** Server strings of spec §8, sent verbatim as `message`. */
-export const ServerStrings = {
-  noSuchUser: 'no such user',
-  banned: 'you are banned',
-  muted: "you're muted by admin",
-  cannotParse: 'cannot parse message',
-  chatUnavailable: "chat isn't available anymore",
-  cannotAddContact: 'cannot add this user to contacts',
-} as const;
+/** Server strings of spec §8, sent verbatim as `message`: the wire contract's, which the client knows too. */
+export { ServerStrings } from '@messenger/protocol';

@@ -1,16 +1,10 @@
-/** The server strings of spec §8; the server sends them verbatim as `message`. */
-export const ServerStrings = {
-  noSuchUser: 'no such user',
-  banned: 'you are banned',
-  muted: "you're muted by admin",
-  cannotParse: 'cannot parse message',
-  chatUnavailable: "chat isn't available anymore",
-  cannotAddContact: 'cannot add this user to contacts',
-  contactExists: 'This contact has already been added.',
-} as const;
+import { ServerStrings } from '@messenger/protocol';
+
+/** The server strings of spec §8 (the wire contract's); the server sends them verbatim as `message`. */
+export { ServerStrings };
 
 /** Translation keys (namespace `common`) for server strings, so every app shows them in the person's language. */
-export const SERVER_STRING_KEYS: Record<string, string> = {
+export const SERVER_STRING_KEYS: Record<(typeof ServerStrings)[keyof typeof ServerStrings], string> = {
   [ServerStrings.noSuchUser]: 'serverErrors.noSuchUser',
   [ServerStrings.banned]: 'serverErrors.banned',
   [ServerStrings.muted]: 'serverErrors.muted',

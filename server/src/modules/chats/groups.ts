@@ -9,10 +9,10 @@ import { characterCount } from '../../http/text.js';
 import type { ChatView } from './model.js';
 import { chatUnavailable, chatViewsFor, lockChat, memberIds, memberView } from './repository.js';
 import { notifyChatUpdated } from './service.js';
-import { limits } from '@messenger/protocol';
+import { CHAT_JOIN_CODE_PATTERN, limits } from '@messenger/protocol';
 
 const NAME_MAX = limits.nameMax;
-const INVITE_CODE = /^C-[A-Za-z0-9]{10}$/;
+const INVITE_CODE = new RegExp(CHAT_JOIN_CODE_PATTERN);
 
 export interface CreateGroupInput {
   name?: string | undefined;

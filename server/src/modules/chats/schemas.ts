@@ -1,6 +1,5 @@
 // The chats routes' wire shapes live in the shared contract (packages/protocol), the client's as well.
 export {
-  ChatIdParams,
   CreateChatBody,
   EditChatBody,
   FindChatsQuery,

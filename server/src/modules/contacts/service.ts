@@ -61,7 +61,7 @@ export class ContactsService {
     if (inserted.length === 0) {
       // Typing in the number of someone already in the contacts (added by username or a link) proves it is known.
       if (phone) await db.query('UPDATE contacts SET phone_known = true WHERE owner_id = $1 AND user_id = $2', [ownerId, person.id]);
-      throw conflict('This contact has already been added.', 'contact_exists');
+      throw conflict(ServerStrings.contactExists, 'contact_exists');
     }
     return { added: true, invited: false, contact: (await this.get(ownerId, person.id))! };
   }

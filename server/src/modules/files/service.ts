@@ -12,12 +12,12 @@ import { type FileRow, visibleFiles } from './access.js';
 import { cleanFileName, contentDisposition, extensionFor, isInlineType, storedMime } from './mime.js';
 import { isFilePath, normaliseFolder } from './paths.js';
 import { StoragePathError } from './storage.js';
-import { FILE_TREE_LIMIT, type FileInfo, type FileTree } from '@messenger/protocol';
+import { FILE_TREE_LIMIT, limits, type FileInfo, type FileTree } from '@messenger/protocol';
 
 const MB = 1024 * 1024;
 /** Upload limits of spec §5: 10 MB, 50 MB for role 1 (manager) and above. */
 export function uploadLimitMb(role: number): number {
-  return role >= Role.manager ? 50 : 10;
+  return role >= Role.manager ? limits.uploadLimitStaffMb : limits.uploadLimitMb;
 }
 
 export function fileTooLarge(limitMb: number): HttpError {

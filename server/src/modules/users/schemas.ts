@@ -4,7 +4,6 @@ export {
   EditUserBody,
   FindUserQuery,
   LinkQuery,
-  PersonParams as UserIdParams,
   PhoneBody,
   USERNAME_PATTERN,
   VerifyPhoneBody,
