@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { App } from '../../http/types.js';
+import { contractSchema } from '../../http/contract.js';
 import { caller } from '../../http/types.js';
 import type { CallStatus, ChatType } from '@messenger/protocol';
 import { callRoutes as routes } from './schemas.js';
@@ -28,7 +29,7 @@ const HISTORY_LIMIT = 100;
 /** Call history of the chats the caller is in, newest first (spec §3 Call). */
 export async function callsRoutes(app: App): Promise<void> {
   // Each answer is serialized by its schema: a field the contract does not name never leaves the server.
-  app.get(routes.history.url, { schema: { response: { 200: routes.history.response } } }, async (request) => {
+  app.get(routes.history.url, { schema: contractSchema(routes.history) }, async (request) => {
     const me = caller(request).id;
     const rows = await app.services.db.query<CallRow>(
       `SELECT k.id, k.chat_id, k.caller_id, k.connected, k.status, k.message_id, k.created_at,
@@ -62,20 +63,19 @@ export async function callsRoutes(app: App): Promise<void> {
 
   const calls = app.services.calls;
 
-  app.post(routes.start.url, { schema: { body: routes.start.body, response: { 200: routes.start.response } } }, async (request) =>
+  app.post(routes.start.url, { schema: contractSchema(routes.start) }, async (request) =>
     calls.start(caller(request).id, request.body.chat_id),
   );
 
-  app.post(routes.reject.url, { schema: { body: routes.reject.body, response: { 200: routes.reject.response } } }, async (request) =>
+  app.post(routes.reject.url, { schema: contractSchema(routes.reject) }, async (request) =>
     calls.reject(caller(request).id, request.body.chat_id),
   );
 
-  app.get(routes.ticket.url, { schema: { querystring: routes.ticket.querystring, response: { 200: routes.ticket.response } } }, async (request) =>
+  app.get(routes.ticket.url, { schema: contractSchema(routes.ticket) }, async (request) =>
     calls.token(caller(request).id, request.query.chat_id),
   );
 
-  const participants = { querystring: routes.participants.querystring, response: { 200: routes.participants.response } };
-  app.get(routes.participants.url, { schema: participants }, async (request, reply) => {
+  app.get(routes.participants.url, { schema: contractSchema(routes.participants) }, async (request, reply) => {
     const found = await calls.participants(caller(request).id, request.query.chat_id);
     if ('participants' in found) return found;
     // The room is in another node's memory: that node answers, asked as this same person (its own checks run
@@ -92,15 +92,13 @@ export async function callsRoutes(app: App): Promise<void> {
   });
 
   // Spec §7 names a `token` parameter; the bearer token is what authorises it here.
-  app.get(routes.running.url, { schema: { querystring: routes.running.querystring, response: { 200: routes.running.response } } }, async (request) =>
+  app.get(routes.running.url, { schema: contractSchema(routes.running) }, async (request) =>
     calls.callId(caller(request).id, request.query.chat_id),
   );
 
-  const recording = { querystring: routes.recording.querystring, response: { 200: routes.recording.response } };
-  app.get(routes.recording.url, { schema: recording }, async (request) => calls.recording(caller(request).id, request.query.chat_id));
+  app.get(routes.recording.url, { schema: contractSchema(routes.recording) }, async (request) => calls.recording(caller(request).id, request.query.chat_id));
 
-  const setRecording = { body: routes.setRecording.body, response: { 200: routes.setRecording.response } };
-  app.put(routes.setRecording.url, { schema: setRecording }, async (request) =>
+  app.put(routes.setRecording.url, { schema: contractSchema(routes.setRecording) }, async (request) =>
     calls.setRecording(caller(request).id, request.body.chat_id, request.body.enabled),
   );
 }

@@ -1,4 +1,5 @@
 import type { App } from '../../http/types.js';
+import { contractSchema } from '../../http/contract.js';
 import { caller } from '../../http/types.js';
 import { requestOrigin } from '../../http/origin.js';
 import { refuseGuests } from '../users/actor.js';
@@ -14,19 +15,19 @@ export async function contactsRoutes(app: App): Promise<void> {
   });
 
   // Each answer is serialized by its schema: a field the contract does not name never leaves the server.
-  app.get(routes.list.url, { schema: { response: { 200: routes.list.response } } }, async (request) => ({ contacts: await contacts.list(caller(request).id) }));
+  app.get(routes.list.url, { schema: contractSchema(routes.list) }, async (request) => ({ contacts: await contacts.list(caller(request).id) }));
 
   app.post(
     routes.add.url,
-    { schema: { body: routes.add.body, response: { 200: routes.add.response } }, config: { rateLimit: 'lookups' } },
+    { schema: contractSchema(routes.add), config: { rateLimit: 'lookups' } },
     async (request) => contacts.add(caller(request).id, request.body, requestOrigin(request)),
   );
 
-  app.put(routes.edit.url, { schema: { body: routes.edit.body, response: { 200: routes.edit.response } } }, async (request) => ({
+  app.put(routes.edit.url, { schema: contractSchema(routes.edit) }, async (request) => ({
     contact: await contacts.rename(caller(request).id, request.body.user_id, request.body.name),
   }));
 
-  app.delete(routes.remove.url, { schema: { params: routes.remove.params, response: { 200: routes.remove.response } } }, async (request) => {
+  app.delete(routes.remove.url, { schema: contractSchema(routes.remove) }, async (request) => {
     await contacts.remove(caller(request).id, request.params.id);
     return { deleted: true };
   });

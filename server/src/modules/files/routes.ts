@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/types.js';
+import { contractSchema } from '../../http/contract.js';
 import { caller } from '../../http/types.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import { loadActor } from '../users/actor.js';
@@ -41,13 +42,12 @@ export async function filesRoutes(app: App): Promise<void> {
   }
 
   // Each JSON answer is serialized by its schema: a field the contract does not name never leaves the server.
-  app.post(routes.upload.url, { schema: { response: { 201: routes.upload.response } }, config: { rateLimit: 'uploads' } }, async (request, reply) =>
+  app.post(routes.upload.url, { schema: contractSchema(routes.upload), config: { rateLimit: 'uploads' } }, async (request, reply) =>
     reply.code(201).send({ file: await receiveUpload(request) }),
   );
 
   // A chunk of a call's audio recording (recording is on for the chat, the uploader took part in the call).
-  const meetAudio = { querystring: routes.meetAudio.querystring, response: { 201: routes.meetAudio.response } };
-  app.post(routes.meetAudio.url, { schema: meetAudio, config: { rateLimit: 'uploads' } }, async (request, reply) => {
+  app.post(routes.meetAudio.url, { schema: contractSchema(routes.meetAudio), config: { rateLimit: 'uploads' } }, async (request, reply) => {
     const { chat_id: chatId, message_id: messageId } = request.query;
     const callId = await app.services.calls.recordableCall(caller(request).id, chatId, messageId);
     if (callId === null) throw forbidden('This call is not being recorded, or you are not in it', 'not_recording');
@@ -60,15 +60,15 @@ export async function filesRoutes(app: App): Promise<void> {
     return reply.code(201).send({ file });
   });
 
-  app.post(routes.tokens.url, { schema: { body: routes.tokens.body, response: { 200: routes.tokens.response } } }, async (request) =>
+  app.post(routes.tokens.url, { schema: contractSchema(routes.tokens) }, async (request) =>
     files.tokens(caller(request).id, request.body.paths, request.body.admin === true),
   );
 
-  app.get(routes.tree.url, { schema: { querystring: routes.tree.querystring, response: { 200: routes.tree.response } } }, async (request) =>
+  app.get(routes.tree.url, { schema: contractSchema(routes.tree) }, async (request) =>
     files.tree(caller(request).id, request.query.path ?? ''),
   );
 
-  app.delete(routes.deleteAll.url, { schema: { response: { 200: routes.deleteAll.response } } }, async (request) => files.deleteAll(caller(request).id));
+  app.delete(routes.deleteAll.url, { schema: contractSchema(routes.deleteAll) }, async (request) => files.deleteAll(caller(request).id));
 
   app.get('/receive/*', { config: { public: true }, schema: { querystring: ReceiveQuery } }, async (request, reply) => {
     const path = (request.params as { '*': string })['*'];

@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import type { App } from '../../http/types.js';
+import { contractSchema } from '../../http/contract.js';
 import { caller } from '../../http/types.js';
 import { checkOrigin } from '../realtime/socket-guard.js';
 import { MessagesService } from './service.js';
@@ -20,29 +21,25 @@ export async function messagesRoutes(app: App): Promise<void> {
   const messages = new MessagesService(app.services);
 
   // Each answer is serialized by its schema: a field the contract does not name never leaves the server.
-  const remove = { params: routes.remove.params, querystring: routes.remove.querystring, response: { 200: routes.remove.response } };
-  app.delete(routes.remove.url, { schema: remove }, async (request) => {
+  app.delete(routes.remove.url, { schema: contractSchema(routes.remove) }, async (request) => {
     await messages.delete(caller(request).id, request.params.id);
     return { deleted: true };
   });
 
   // Edits and reactions reach every member like a message does: they draw on the same allowance as sends.
-  const edit = { params: routes.edit.params, body: routes.edit.body, response: { 200: routes.edit.response } };
-  app.put(routes.edit.url, { schema: edit, config: { rateLimit: 'messages' } }, async (request) =>
+  app.put(routes.edit.url, { schema: contractSchema(routes.edit), config: { rateLimit: 'messages' } }, async (request) =>
     messages.edit(caller(request).id, request.params.id, request.body.text),
   );
 
   const reactions = new Reactions(app.services);
-  const react = { params: routes.react.params, body: routes.react.body, response: { 200: routes.react.response } };
-  app.put(routes.react.url, { schema: react, config: { rateLimit: 'messages' } }, async (request) =>
+  app.put(routes.react.url, { schema: contractSchema(routes.react), config: { rateLimit: 'messages' } }, async (request) =>
     reactions.set(caller(request).id, request.params.id, request.body.emoji),
   );
-  const unreact = { params: routes.unreact.params, response: { 200: routes.unreact.response } };
-  app.delete(routes.unreact.url, { schema: unreact, config: { rateLimit: 'messages' } }, async (request) =>
+  app.delete(routes.unreact.url, { schema: contractSchema(routes.unreact), config: { rateLimit: 'messages' } }, async (request) =>
     reactions.set(caller(request).id, request.params.id, null),
   );
 
-  app.get(routes.readers.url, { schema: { params: routes.readers.params, response: { 200: routes.readers.response } } }, async (request) =>
+  app.get(routes.readers.url, { schema: contractSchema(routes.readers) }, async (request) =>
     messages.readers(caller(request).id, request.params.id),
   );
 

@@ -1,4 +1,5 @@
 import type { App } from '../../http/types.js';
+import { contractSchema } from '../../http/contract.js';
 import { caller } from '../../http/types.js';
 import { badRequest, unauthorized } from '../../http/errors.js';
 import { isBrowserKey, isPushEndpoint } from './endpoints.js';
@@ -11,7 +12,7 @@ const MAX_SUBSCRIPTIONS_PER_PERSON = 10;
 export async function pushRoutes(app: App): Promise<void> {
   const { db, push, config } = app.services;
 
-  app.get(routes.key.url, { schema: { response: { 200: routes.key.response } } }, async () => ({ public_key: push.keys.publicKey }));
+  app.get(routes.key.url, { schema: contractSchema(routes.key) }, async () => ({ public_key: push.keys.publicKey }));
 
   // Saved for the login the access token belongs to — one browser per login, so it replaces that login's earlier
   // endpoint — and signing out of it ends the pushes. The same browser signing in as someone else takes its

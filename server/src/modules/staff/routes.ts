@@ -1,4 +1,5 @@
 import type { App } from '../../http/types.js';
+import { contractSchema } from '../../http/contract.js';
 import { caller } from '../../http/types.js';
 import { requestOrigin } from '../../http/origin.js';
 import { EmployeesService } from './employees.js';
@@ -9,35 +10,35 @@ export async function staffRoutes(app: App): Promise<void> {
   const employees = new EmployeesService(app.services);
 
   // Each answer is serialized by its schema: a field the contract does not name never leaves the server.
-  app.post(routes.ownPasswords.url, { schema: { body: routes.ownPasswords.body, response: { 200: routes.ownPasswords.response } } }, async (request) => ({
+  app.post(routes.ownPasswords.url, { schema: contractSchema(routes.ownPasswords) }, async (request) => ({
     user: await employees.setOwnPasswords(caller(request).id, request.body, request.ip, requestOrigin(request)),
   }));
 
   app.get(
     routes.list.url,
-    { schema: { querystring: routes.list.querystring, response: { 200: routes.list.response } }, config: { rateLimit: 'lookups' } },
+    { schema: contractSchema(routes.list), config: { rateLimit: 'lookups' } },
     async (request) => ({
       users: await employees.list(caller(request).id, request.query),
     }),
   );
 
-  app.post(routes.createManager.url, { schema: { body: routes.createManager.body, response: { 201: routes.createManager.response } } }, async (request, reply) =>
+  app.post(routes.createManager.url, { schema: contractSchema(routes.createManager) }, async (request, reply) =>
     reply.code(201).send(await employees.createManager(caller(request).id, request.body)),
   );
 
-  app.put(routes.edit.url, { schema: { body: routes.edit.body, response: { 200: routes.edit.response } } }, async (request) =>
+  app.put(routes.edit.url, { schema: contractSchema(routes.edit) }, async (request) =>
     employees.editManager(caller(request).id, request.body),
   );
 
-  app.put(routes.setRole.url, { schema: { body: routes.setRole.body, response: { 200: routes.setRole.response } } }, async (request) => ({
+  app.put(routes.setRole.url, { schema: contractSchema(routes.setRole) }, async (request) => ({
     user: await employees.setRole(caller(request).id, request.body.user_id, request.body.role_id),
   }));
 
-  app.put(routes.setMuted.url, { schema: { body: routes.setMuted.body, response: { 200: routes.setMuted.response } } }, async (request) => ({
+  app.put(routes.setMuted.url, { schema: contractSchema(routes.setMuted) }, async (request) => ({
     user: await employees.setMuted(caller(request).id, request.body.user_id, request.body.isMuted),
   }));
 
-  app.delete(routes.remove.url, { schema: { params: routes.remove.params, response: { 200: routes.remove.response } } }, async (request) => {
+  app.delete(routes.remove.url, { schema: contractSchema(routes.remove) }, async (request) => {
     await employees.remove(caller(request).id, request.params.id);
     return { deleted: true };
   });
