@@ -8,6 +8,7 @@ import { loggerOptions } from './logger.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { badRequest } from './http/errors.js';
 import { NUL_MESSAGE, containsNul } from './http/text.js';
+import { checkAnswerShape } from './http/contract.js';
 import { finiteKeyword } from './http/schema-types.js';
 import { registerAuthHook } from './http/auth-hook.js';
 import { registerRateLimitHook } from './http/rate-limits.js';
@@ -69,6 +70,8 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
     for (const method of [route.method].flat()) if (method !== 'HEAD') routeList.push({ method, url: route.url, schema });
   });
   registerErrorHandler(app);
+  // Tests check every answer against its schema before serialization (http/contract.ts); production serializes only.
+  if (config.nodeEnv === 'test') app.addHook('preSerialization', checkAnswerShape);
   // One rule for every route, present and future: no string of a request may hold U+0000 (see http/text.ts).
   app.addHook('preValidation', async (request) => {
     if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) {

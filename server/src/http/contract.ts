@@ -1,4 +1,7 @@
-import { successStatuses, type ContractRoute } from '@messenger/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import Value from 'typebox/value';
+import { HttpError } from './errors.js';
+import { successStatuses, type ContractRoute, type TSchema } from '@messenger/protocol';
 
 /** The success statuses of a route, as a type: 200, 201, or both. */
 type Success<Route extends ContractRoute> = Route extends { status: 201 } ? 201 : Route extends { status: readonly [200, 201] } ? 200 | 201 : 200;
@@ -18,4 +21,20 @@ export function contractSchema<const Route extends ContractRoute>(route: Route):
   };
   for (const part of ['params', 'querystring', 'body'] as const) if (route[part]) schema[part] = route[part];
   return schema as ContractSchema<Route>;
+}
+
+/**
+ * Tests only (NODE_ENV=test, a `preSerialization` hook): checks each answer as its handler made it against the
+ * route's schema, before serialization — which would coerce a mistyped field (the text "5" for the integer 5) and so
+ * hide the drift from every test that reads the answer. A mismatch is a 500 that names the first problems.
+ */
+export async function checkAnswerShape(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  const responses = request.routeOptions.schema?.response as Record<number, TSchema> | undefined;
+  const schema = responses?.[reply.statusCode];
+  if (!schema || Value.Check(schema, payload)) return payload;
+  const problems = Value.Errors(schema, payload)
+    .slice(0, 3)
+    .map((error) => `${error.instancePath || '/'} ${error.message}`);
+  // An HttpError, so the test that made the request reads the reason in the answer (a plain error is a bare 500).
+  throw new HttpError(500, 'outside_contract', `${request.method} ${request.routeOptions.url} answered outside the contract: ${problems.join('; ')}`);
 }
