@@ -97,3 +97,17 @@ export {
 } from './chat-socket.js';
 export { contractRoutes, successStatuses, type Answer, type ContractRoute } from './routes.js';
 export type { Static, TSchema } from 'typebox';
+export {
+  MeetingCandidate,
+  MeetingClientFrame,
+  MeetingEnvelope,
+  meetingClientFrames,
+  meetingFrameSchema,
+  meetingServerFrames,
+  type MeetingClientDataMap,
+  type MeetingClientEvent,
+  type MeetingSender,
+  type MeetingServerDataMap,
+  type MeetingServerEvent,
+  type MeetingServerFrame,
+} from './meeting-socket.js';

@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import Value from 'typebox/value';
-import { chatServerFrameSchema, flowFrameSchema, type TSchema } from '@messenger/protocol';
+import { MeetingEnvelope, chatServerFrameSchema, flowFrameSchema, meetingFrameSchema, type TSchema } from '@messenger/protocol';
 import type { TestServer } from './server.js';
 
 /**
@@ -91,7 +91,7 @@ export async function privateChat(server: TestServer, a: Person, b: Person): Pro
 /** A WebSocket that records every frame and lets a test wait for the ones it expects. */
 /** Why `frame` is outside the contract (an unknown kind, or a part its schema refuses), or nothing if it is not. */
 function contractBreach(frame: any, { schema, part }: { schema: TSchema | undefined; part: unknown }): Error | undefined {
-  const name = frame.event_type ?? frame.type;
+  const name = frame.event_type ?? frame.type ?? frame.event;
   if (!schema) return new Error(`the server sent a frame the contract does not know: ${JSON.stringify(frame).slice(0, 500)}`);
   if (Value.Check(schema, part)) return undefined;
   const errors = Value.Errors(schema, part)
@@ -102,12 +102,25 @@ function contractBreach(frame: any, { schema, part }: { schema: TSchema | undefi
 
 /**
  * What the server may send on a socket, by its path (the wire contract, packages/protocol): the schema of a frame,
- * and the part of the frame it describes. The meeting socket is not on the contract yet.
+ * and the part of the frame it describes. A meeting frame's part is its `data`, parsed, once its envelope is
+ * `{event, data}` (else the envelope is what breaks the contract).
  */
 function socketContract(url: string): ((frame: any) => { schema: TSchema | undefined; part: unknown }) | undefined {
   const path = new URL(url).pathname;
   if (path.endsWith('/user/flow')) return (frame) => ({ schema: flowFrameSchema(frame), part: frame.additional_info });
   if (path.endsWith('/chat/socket')) return (frame) => ({ schema: chatServerFrameSchema(frame), part: frame });
+  if (/\/meet\/room\/[^/]+\/websocket$/.test(path)) {
+    return (frame) => {
+      if (!Value.Check(MeetingEnvelope, frame)) return { schema: MeetingEnvelope, part: frame };
+      let data: unknown = frame.data; // text that is no JSON fails its schema as the text it is
+      try {
+        data = JSON.parse(frame.data);
+      } catch {
+        // shown as it came
+      }
+      return { schema: meetingFrameSchema(frame, 'server'), part: data };
+    };
+  }
   return undefined;
 }
 

@@ -1,5 +1,15 @@
 import Value from 'typebox/value';
-import { ChatClientFrame, chatServerFrameSchema, contractRoutes, flowFrameSchema, type ContractRoute, type TSchema } from '@messenger/protocol';
+import {
+  ChatClientFrame,
+  MeetingEnvelope,
+  chatServerFrameSchema,
+  contractRoutes,
+  flowFrameSchema,
+  meetingFrameSchema,
+  type ContractRoute,
+  type MeetingSender,
+  type TSchema,
+} from '@messenger/protocol';
 
 /** An answer of the server that its own contract (packages/protocol) does not allow: a bug of one side or the other. */
 export class ContractError extends Error {
@@ -59,6 +69,27 @@ export function checkChatFrame(frame: { type?: unknown }): void {
 /** Checks a frame this client is about to send on the chat socket: the server would refuse one outside the contract. */
 export function checkSentChatFrame(frame: unknown): void {
   if (!Value.Check(ChatClientFrame, frame)) fail(`a chat-socket frame outside the contract was about to be sent: ${firstErrors(ChatClientFrame, frame)}`);
+}
+
+/**
+ * Checks a frame of the meeting socket as it travels (`{event, data}`, data a JSON text): one the server sent, or
+ * one this client is about to send (which the server would refuse outside the contract).
+ */
+export function checkMeetingFrame(frame: unknown, from: MeetingSender): void {
+  const breach = (problem: string): never => {
+    const shown = JSON.stringify(frame)?.slice(0, 300);
+    return fail(from === 'server' ? `/meet/room sent a frame ${problem} — ${shown}` : `a meeting-socket frame ${problem} was about to be sent — ${shown}`);
+  };
+  if (!Value.Check(MeetingEnvelope, frame)) return breach(`outside the contract: ${firstErrors(MeetingEnvelope, frame)}`);
+  const schema = meetingFrameSchema(frame, from);
+  if (!schema) return breach('the contract does not know');
+  let data: unknown;
+  try {
+    data = JSON.parse(frame.data);
+  } catch {
+    return breach('whose data is no JSON text');
+  }
+  if (!Value.Check(schema, data)) breach(`outside the contract: ${firstErrors(schema, data)}`);
 }
 
 function checkFrame(socket: string, schema: TSchema | undefined, part: unknown, frame: object): void {

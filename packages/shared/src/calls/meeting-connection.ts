@@ -1,3 +1,5 @@
+import type { MeetingClientDataMap, MeetingClientEvent, MeetingEnvelope, MeetingServerFrame } from '@messenger/protocol';
+import { checkMeetingFrame } from '../api/contract-check';
 import { config } from '../config';
 import type { MeetingTicket } from '../model/types';
 import { meetingSocketUrl } from '../services/socket-urls';
@@ -22,8 +24,6 @@ export interface MeetingHandlers {
   /** The call is over for this connection. */
   onEnd(reason: MeetingEnd): void;
 }
-
-type Frame = { event: string; data: string };
 
 /** What goes out on a connection: my microphone and picture (or the blank one), in one stream. */
 export interface OutgoingMedia {
@@ -87,7 +87,10 @@ export class MeetingConnection {
       bundlePolicy: 'max-bundle',
     });
     this.pc.onicecandidate = (event) => {
-      if (event.candidate) this.send('candidate', event.candidate.toJSON());
+      if (!event.candidate) return;
+      // What its toJSON gives, field by field (RTCIceCandidateInit types `candidate` as optional; it never is here).
+      const { candidate, sdpMid, sdpMLineIndex, usernameFragment } = event.candidate;
+      this.send('candidate', { candidate, sdpMid, sdpMLineIndex, usernameFragment });
     };
     this.pc.oniceconnectionstatechange = () => {
       if (this.pc.iceConnectionState === 'connected') markCallStage('ice-connected');
@@ -146,9 +149,9 @@ export class MeetingConnection {
   }
 
   private receive(text: string): void {
-    let frame: Frame;
+    let frame: MeetingEnvelope;
     try {
-      frame = JSON.parse(text) as Frame;
+      frame = JSON.parse(text) as MeetingEnvelope;
     } catch {
       return;
     }
@@ -181,34 +184,38 @@ export class MeetingConnection {
     this.pc.close();
   }
 
-  private async handle(frame: Frame): Promise<void> {
-    const data: unknown = frame.data ? JSON.parse(frame.data) : null;
+  private async handle(envelope: MeetingEnvelope): Promise<void> {
+    // Development builds and tests only (production builds drop it, with the schemas): see api/contract-check.ts.
+    if (process.env.NODE_ENV !== 'production') checkMeetingFrame(envelope, 'server');
+    // As the contract says it (docs/protocol.md); an event it does not know is passed over.
+    const frame = { event: envelope.event, data: envelope.data ? JSON.parse(envelope.data) : null } as MeetingServerFrame;
     switch (frame.event) {
       case 'offer':
-        await this.answer(data as RTCSessionDescriptionInit);
+        await this.answer(frame.data);
         break;
       case 'candidate':
         // One unusable candidate is not a failure: ICE goes on with the others.
-        if (this.pc.remoteDescription) await this.pc.addIceCandidate(data as RTCIceCandidateInit).catch(() => undefined);
-        else this.pendingCandidates.push(data as RTCIceCandidateInit);
+        if (this.pc.remoteDescription) await this.pc.addIceCandidate(frame.data).catch(() => undefined);
+        else this.pendingCandidates.push(frame.data);
         break;
       case 'participants': {
-        const entries = Object.entries((data ?? {}) as Record<string, string>).map(([id, stream]) => [Number(id), stream] as const);
+        const entries = Object.entries(frame.data ?? {}).map(([id, stream]) => [Number(id), stream] as const);
         this.handlers.onParticipants(new Map(entries.filter(([id]) => id !== this.myId)));
         break;
       }
       case 'reconnecting': {
-        const entries = Object.entries((data ?? {}) as Record<string, number>).map(([id, seconds]) => [Number(id), Number(seconds)] as const);
+        const entries = Object.entries(frame.data ?? {}).map(([id, seconds]) => [Number(id), Number(seconds)] as const);
         this.handlers.onReconnecting(new Map(entries.filter(([id]) => id !== this.myId)));
         break;
       }
       case 'video': {
-        const entries = Object.entries((data ?? {}) as Record<string, boolean>).map(([id, on]) => [Number(id), on === true] as const);
+        const entries = Object.entries(frame.data ?? {}).map(([id, on]) => [Number(id), on === true] as const);
         this.handlers.onVideo(new Map(entries.filter(([id]) => id !== this.myId)));
         break;
       }
       case 'record_audio':
-        this.handlers.onRecord(Number((data as { message_id: number }).message_id));
+        // Null when the call's message is gone (auto-delete): there is nothing a recording could be stored under.
+        if (frame.data.message_id !== null) this.handlers.onRecord(frame.data.message_id);
         break;
       case 'full':
         this.finish('full');
@@ -241,7 +248,9 @@ export class MeetingConnection {
     }
     const answer = await this.pc.createAnswer();
     await this.pc.setLocalDescription(answer);
-    this.send('answer', this.pc.localDescription);
+    // What its toJSON gives: the answer just set.
+    const local = this.pc.localDescription;
+    if (local?.type === 'answer') this.send('answer', { type: local.type, sdp: local.sdp });
     markCallStage('answer-sent');
     const early = this.pendingCandidates;
     this.pendingCandidates = [];
@@ -253,8 +262,12 @@ export class MeetingConnection {
     return this.pc.getTransceivers().find((transceiver) => transceiver.receiver.track.kind === kind)?.sender ?? null;
   }
 
-  private send(event: string, data: unknown): void {
-    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ event, data: JSON.stringify(data) }));
+  private send<Event extends MeetingClientEvent>(event: Event, data: MeetingClientDataMap[Event]): void {
+    if (this.socket.readyState !== WebSocket.OPEN) return;
+    const frame: MeetingEnvelope = { event, data: JSON.stringify(data) };
+    // Development builds and tests only: the server would refuse a frame outside the contract.
+    if (process.env.NODE_ENV !== 'production') checkMeetingFrame(frame, 'client');
+    this.socket.send(JSON.stringify(frame));
   }
 
   private drop(): void {

@@ -3,7 +3,8 @@ import type { App } from '../../http/types.js';
 import { HttpError, ServerStrings, callNodeUnavailable } from '../../http/errors.js';
 import { checkOrigin } from '../realtime/socket-guard.js';
 import type { MeetClaims } from '../../security/meet-tokens.js';
-import { MeetSocketParams, MeetSocketQuery } from './schemas.js';
+import type { MeetingClientFrame, MeetingEnvelope, MeetingServerDataMap, MeetingServerEvent } from '@messenger/protocol';
+import { MeetSocketParams, MeetSocketQuery, meetingClientFrame, meetingEnvelope } from './schemas.js';
 
 /** Marks a meeting socket one node forwarded to another (it is never forwarded a second time). */
 /** Marks a request or socket one node passed to the node holding the call's room: it is never passed on again. */
@@ -68,11 +69,15 @@ export async function meetSocketRoutes(app: App): Promise<void> {
         );
         return;
       }
-      const send = (event: string, data: unknown) => {
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ event, data: JSON.stringify(data) }));
+      // The room's frames (offers, candidates, participants…) come from the calls service and the media engine.
+      const sendFrame = (event: string, data: unknown) => {
+        const frame: MeetingEnvelope = { event, data: JSON.stringify(data) };
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
       };
+      /** A frame of this socket's own, as the contract says it. */
+      const send = <Event extends MeetingServerEvent>(event: Event, data: MeetingServerDataMap[Event]) => sendFrame(event, data);
 
-      const ready = calls.connect(claims, send, () => socket.close(1000, 'call ended')).catch((error: unknown) => {
+      const ready = calls.connect(claims, sendFrame, () => socket.close(1000, 'call ended')).catch((error: unknown) => {
         if (error instanceof HttpError && error.code === 'room_full') {
           send('full', { message: error.message });
           socket.close(4009, 'cannot join');
@@ -93,27 +98,20 @@ export async function meetSocketRoutes(app: App): Promise<void> {
         chain = chain.then(async () => {
           const connection = await ready;
           if (!connection) return;
-          let frame: { event?: unknown; data?: unknown };
-          try {
-            if (isBinary || (raw as Buffer).length > MAX_FRAME_BYTES) throw new Error('bad frame');
-            frame = JSON.parse(String(raw));
-          } catch {
-            send('error', { message: ServerStrings.cannotParse });
-            return;
+          const frame = isBinary || (raw as Buffer).length > MAX_FRAME_BYTES ? null : readFrame(String(raw));
+          // Unreadable, or none of the contract's frames: said so, and the socket stays open.
+          if (!frame) return send('error', { message: ServerStrings.cannotParse });
+          switch (frame.event) {
+            case 'ping':
+              return send('pong', {});
+            case 'answer':
+            case 'candidate':
+              return connection.member.handle(frame.event, frame.data);
+            case 'video':
+              return calls.setVideo(claims, connection, frame.data.on);
+            case 'stream':
+              return; // informational: stream ids are the server's (u<user id>)
           }
-          let data: unknown = null;
-          try {
-            data = typeof frame.data === 'string' && frame.data ? JSON.parse(frame.data) : null;
-          } catch {
-            send('error', { message: ServerStrings.cannotParse });
-            return;
-          }
-          if (frame.event === 'ping') send('pong', {});
-          else if (frame.event === 'answer' && isDescription(data)) await connection.member.handle('answer', data);
-          else if (frame.event === 'candidate' && data && typeof data === 'object') await connection.member.handle('candidate', data);
-          else if (frame.event === 'video' && isVideoState(data)) calls.setVideo(claims, connection, data.on);
-          else if (frame.event === 'stream') return; // informational: stream ids are the server's (u<user id>)
-          else send('error', { message: ServerStrings.cannotParse });
         }).catch((error: unknown) => request.log.warn({ err: error }, 'meeting frame failed'));
       });
 
@@ -173,10 +171,18 @@ function forwardToRoomNode(socket: WebSocket, url: string, onError: (error: Erro
   });
 }
 
-function isVideoState(data: unknown): data is { on: boolean } {
-  return Boolean(data && typeof data === 'object' && typeof (data as { on?: unknown }).on === 'boolean');
-}
-
-function isDescription(data: unknown): data is { type: 'answer'; sdp: string } {
-  return Boolean(data && typeof data === 'object' && (data as { type?: unknown }).type === 'answer' && typeof (data as { sdp?: unknown }).sdp === 'string');
+/**
+ * A browser's frame with its `data` parsed, when it is one of the contract's (packages/protocol, meeting-socket.ts):
+ * null for text that is no JSON, an envelope that is not `{event, data}` with both text, data that is no JSON, or
+ * an event or data the contract does not allow.
+ */
+function readFrame(text: string): MeetingClientFrame | null {
+  try {
+    const envelope: unknown = JSON.parse(text);
+    if (!meetingEnvelope.Check(envelope)) return null;
+    const frame: unknown = { event: envelope.event, data: JSON.parse(envelope.data) };
+    return meetingClientFrame.Check(frame) ? frame : null;
+  } catch {
+    return null;
+  }
 }
