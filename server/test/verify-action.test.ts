@@ -171,8 +171,6 @@ describe('verify_action: a list from events equals a fresh fetch', () => {
   };
 
   it('a private chat: create, texts both ways, a reply, a file, own messages reading the chat, read, delete', async () => {
-    // Adding a contact emits no event (only the adding tab learns of it, from the answer): done before.
-    await request(server, 'POST', '/user/contacts/add', { token: anna.token, body: { user_phone: boris.phone, name: 'B' } });
     const chatId = await verifyAction(server, [anna, boris], () => privateChat(server, anna, boris));
     const first = await verifyAction(server, [anna, boris], () => sendText(server, anna, chatId, 'hello'));
     await verifyAction(server, [anna, boris], () => sendText(server, boris, chatId, 'hi'));
@@ -250,6 +248,22 @@ describe('verify_action: a list from events equals a fresh fetch', () => {
     const only = await sendText(server, vika, chatId, 'soon gone');
     await verifyAction(server, [vika, boris], () => request(server, 'DELETE', `/chat/message/${only.message.id}`, { token: vika.token }));
     await verifyAction(server, [vika, boris], () => sendText(server, boris, chatId, 'and a new one'));
+  });
+
+  it('contacts: added by username, its phone typed in later, renamed, removed — the list and the profile follow', async () => {
+    const gleb = await signUp(server, { name: 'Gleb' });
+    const username = `gleb${gleb.id}`;
+    assert.equal((await request(server, 'PUT', '/user/edit', { token: gleb.token, body: { username } })).status, 200);
+    // A chat of theirs, started by Gleb: his profile is in Anna's chat list, where a phone she knows would show.
+    await privateChat(server, gleb, anna);
+    await verifyAction(server, [anna], () => request(server, 'POST', '/user/contacts/add', { token: anna.token, body: { username, name: 'G' } }));
+    // His phone, typed in now: "already a contact" (409), yet the phone is known from now on, and shows.
+    await verifyAction(server, [anna], async () => {
+      const again = await request(server, 'POST', '/user/contacts/add', { token: anna.token, body: { user_phone: gleb.phone, name: 'G' } });
+      assert.equal(again.status, 409);
+    });
+    await verifyAction(server, [anna], () => request(server, 'PUT', '/user/contacts/edit', { token: anna.token, body: { user_id: gleb.id, name: 'Gleb S.' } }));
+    await verifyAction(server, [anna], () => request(server, 'DELETE', `/user/contacts/${gleb.id}`, { token: anna.token }));
   });
 
   it('profiles and contacts: a changed name reaches whoever shows it; an invited phone joining becomes a contact', async () => {

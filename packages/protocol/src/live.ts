@@ -33,6 +33,14 @@ export const flowEvents = {
   'messages-read': strict({ chat_id: Type.Integer(), reader_id: Type.Integer(), up_to: Type.Integer() }),
   /** Someone I had invited by phone signed up: they are my contact now. */
   'contact-joined': strict({ contact: Contact, user: strict({ id: Type.Integer() }) }),
+  /**
+   * I added a contact, or renamed one, or typed in the phone of one added otherwise (in any tab): the contact as it
+   * now is, and the person's profile as I now see it (with the phone once I typed it in).
+   */
+  'contact-added': strict({ contact: Contact, user: PublicUser }),
+  'contact-updated': strict({ contact: Contact, user: PublicUser }),
+  /** I removed a contact (in any tab): their profile as I now see it (without the phone I knew through the contact). */
+  'contact-removed': strict({ contact_id: Type.Integer(), user: PublicUser }),
   /** Someone reacted to a message, changed or took back their reaction: its reactions as they now are. */
   'message-reactions': strict({ chat_id: Type.Integer(), message_id: Type.Integer(), reactions: Type.Array(Reaction) }),
   /** Its sender edited a message: `message` as it now is. */

@@ -88,7 +88,6 @@ export async function privateChat(server: TestServer, a: Person, b: Person): Pro
   return created.body.chat.id;
 }
 
-/** A WebSocket that records every frame and lets a test wait for the ones it expects. */
 /** Why `frame` is outside the contract (an unknown kind, or a part its schema refuses), or nothing if it is not. */
 function contractBreach(frame: any, { schema, part }: { schema: TSchema | undefined; part: unknown }): Error | undefined {
   const name = frame.event_type ?? frame.type ?? frame.event;
@@ -124,6 +123,7 @@ function socketContract(url: string): ((frame: any) => { schema: TSchema | undef
   return undefined;
 }
 
+/** A WebSocket that records every frame and lets a test wait for the ones it expects. */
 export class SocketProbe {
   readonly frames: any[] = [];
   private waiters: Array<() => void> = [];

@@ -16,7 +16,7 @@ import { useNotificationsStore } from '../stores/notifications';
 import { useUsersStore } from '../stores/users';
 import { useTypingStore } from '../stores/typing';
 import { isPresence, usePresenceStore } from '../stores/presence';
-import { applyUserUpdated } from '../stores/profile-updates';
+import { applyContactChange, applyUserUpdated } from '../stores/profile-updates';
 import { ServerStrings } from '../rules/server-strings';
 import { chatSocket, createFlowClient } from './sockets';
 import { restoreOutbox } from './messaging';
@@ -73,6 +73,9 @@ export function applyFlowEvent(event: FlowEvent): void {
   if (event.event_type === 'user-updated') applyUserUpdated((event as FlowEvent<'user-updated'>).additional_info.user);
   if (event.event_type === 'contact-joined') {
     useContactsStore.getState().upsert((event as FlowEvent<'contact-joined'>).additional_info.contact);
+  }
+  if (event.event_type === 'contact-added' || event.event_type === 'contact-updated' || event.event_type === 'contact-removed') {
+    applyContactChange(event as FlowEvent<'contact-added' | 'contact-updated' | 'contact-removed'>);
   }
   eventBus.emit(event.event_type, event as never);
   eventBus.emit('event', event);

@@ -1,3 +1,4 @@
+import type { FlowEvent } from '../model/events';
 import type { PublicUser } from '../model/types';
 import { useAuthStore } from './auth';
 import { useContactsStore } from './contacts';
@@ -16,4 +17,20 @@ export function applyUserUpdated(user: PublicUser): void {
   if (contact) useContactsStore.getState().upsert({ ...contact, name: user.name, username: user.username, avatar: user.avatar });
   const me = useAuthStore.getState().user;
   if (me && me.id === user.id) useAuthStore.getState().setUser({ ...me, name: user.name, username: user.username, avatar: user.avatar });
+}
+
+/**
+ * `contact-added`, `contact-updated`, `contact-removed`: my contacts changed (in this tab or another). The contact
+ * list follows, and so does the person's profile, as I now see it: a phone I typed in shows wherever they do, and
+ * goes with the contact.
+ */
+export function applyContactChange(event: FlowEvent<'contact-added' | 'contact-updated' | 'contact-removed'>): void {
+  const contacts = useContactsStore.getState();
+  if (event.event_type === 'contact-removed') {
+    const gone = (event as FlowEvent<'contact-removed'>).additional_info.contact_id;
+    useContactsStore.setState({ contacts: contacts.contacts.filter((contact) => contact.id !== gone) });
+  } else {
+    contacts.upsert((event as FlowEvent<'contact-added' | 'contact-updated'>).additional_info.contact);
+  }
+  useUsersStore.getState().upsert([event.additional_info.user]);
 }

@@ -1,9 +1,9 @@
 import type { Services } from '../../services.js';
-import type { Tx } from '../../db/index.js';
+import type { Queryable, Tx } from '../../db/index.js';
 import type { EventLog } from '../../events/log.js';
 import { ServerStrings, badRequest, conflict, notFound } from '../../http/errors.js';
 import { toE164 } from '../auth/phone.js';
-import { findUserById, findUserByPhone, findUserByUsername } from '../users/repository.js';
+import { findUserById, findUserByPhone, findUserByUsername, publicProfiles } from '../users/repository.js';
 import type { UserRow } from '../users/model.js';
 import { CONTACT_SELECT, type ContactView } from './model.js';
 
@@ -53,44 +53,66 @@ export class ContactsService {
       return { added: false, invited: await this.invite(owner, phone, name, origin) };
     }
     if (person.id === ownerId) throw badRequest(ServerStrings.cannotAddContact, 'cannot_add_contact');
-    const inserted = await db.query(
-      `INSERT INTO contacts (owner_id, user_id, alias_name, phone_known) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (owner_id, user_id) DO NOTHING RETURNING user_id`,
-      [ownerId, person.id, name, phone !== undefined],
-    );
-    if (inserted.length === 0) {
+    // The owner's other tabs learn of it by an event, in the change's transaction (as of every change below).
+    const contact = await db.transaction(async (tx) => {
+      const inserted = await tx.query(
+        `INSERT INTO contacts (owner_id, user_id, alias_name, phone_known) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (owner_id, user_id) DO NOTHING RETURNING user_id`,
+        [ownerId, person.id, name, phone !== undefined],
+      );
+      if (inserted.length > 0) return this.tell(tx, owner, person.id, 'contact-added');
       // Typing in the number of someone already in the contacts (added by username or a link) proves it is known.
-      if (phone) await db.query('UPDATE contacts SET phone_known = true WHERE owner_id = $1 AND user_id = $2', [ownerId, person.id]);
-      throw conflict(ServerStrings.contactExists, 'contact_exists');
-    }
-    return { added: true, invited: false, contact: (await this.get(ownerId, person.id))! };
+      const known = phone
+        ? await tx.query('UPDATE contacts SET phone_known = true WHERE owner_id = $1 AND user_id = $2 AND NOT phone_known RETURNING user_id', [
+            ownerId,
+            person.id,
+          ])
+        : [];
+      if (known.length > 0) await this.tell(tx, owner, person.id, 'contact-updated');
+      return null;
+    });
+    if (!contact) throw conflict(ServerStrings.contactExists, 'contact_exists');
+    return { added: true, invited: false, contact };
   }
 
   async rename(ownerId: number, userId: number, name: string): Promise<ContactView> {
     const trimmed = name.trim();
     if (!trimmed) throw badRequest('A contact needs a name', 'name_required');
-    const updated = await this.services.db.query(
-      'UPDATE contacts SET alias_name = $3 WHERE owner_id = $1 AND user_id = $2 RETURNING user_id',
-      [ownerId, userId, trimmed],
-    );
-    if (updated.length === 0) throw notFound('No such contact', 'no_such_contact');
-    return (await this.get(ownerId, userId))!;
+    const owner = await findUserById(this.services.db, ownerId);
+    if (!owner) throw notFound(ServerStrings.noSuchUser, 'no_such_user');
+    return this.services.db.transaction(async (tx) => {
+      const updated = await tx.query('UPDATE contacts SET alias_name = $3 WHERE owner_id = $1 AND user_id = $2 RETURNING user_id', [
+        ownerId,
+        userId,
+        trimmed,
+      ]);
+      if (updated.length === 0) throw notFound('No such contact', 'no_such_contact');
+      return this.tell(tx, owner, userId, 'contact-updated');
+    });
   }
 
   async remove(ownerId: number, userId: number): Promise<void> {
-    const deleted = await this.services.db.query('DELETE FROM contacts WHERE owner_id = $1 AND user_id = $2 RETURNING user_id', [
-      ownerId,
-      userId,
-    ]);
-    if (deleted.length === 0) throw notFound('No such contact', 'no_such_contact');
+    const owner = await findUserById(this.services.db, ownerId);
+    if (!owner) throw notFound(ServerStrings.noSuchUser, 'no_such_user');
+    await this.services.db.transaction(async (tx) => {
+      const deleted = await tx.query('DELETE FROM contacts WHERE owner_id = $1 AND user_id = $2 RETURNING user_id', [ownerId, userId]);
+      if (deleted.length === 0) throw notFound('No such contact', 'no_such_contact');
+      // Their profile as the owner sees it now: without the phone, unless the owner may see it for another reason.
+      const [user] = await publicProfiles(tx, ownerId, owner.role, [userId]);
+      if (user) await this.services.events.append(tx, [ownerId], 'contact-removed', { contact_id: userId, user });
+    });
   }
 
-  private async get(ownerId: number, userId: number): Promise<ContactView | undefined> {
-    const rows = await this.services.db.query<ContactView & Record<string, unknown>>(
-      `${CONTACT_SELECT} WHERE c.owner_id = $1 AND c.user_id = $2`,
-      [ownerId, userId],
-    );
-    return rows[0];
+  /**
+   * Tells the owner (their other tabs) that a contact was added or changed: the contact, and the person's profile as
+   * the owner now sees it (a contact whose phone the owner typed shows it everywhere). Returns the contact.
+   */
+  private async tell(tx: Tx, owner: UserRow, userId: number, eventType: 'contact-added' | 'contact-updated'): Promise<ContactView> {
+    const contact = await contactOf(tx, owner.id, userId);
+    const [user] = await publicProfiles(tx, owner.id, owner.role, [userId]);
+    if (!user) throw new Error('a contact without a profile');
+    await this.services.events.append(tx, [owner.id], eventType, { contact, user });
+    return contact;
   }
 
   /** Records an invitation and texts the person the owner's invite link. False when the daily cap is reached. */
@@ -131,8 +153,14 @@ export async function convertInvitesOnJoin(tx: Tx, events: EventLog, user: UserR
        ON CONFLICT (owner_id, user_id) DO UPDATE SET phone_known = true`,
       [invite.owner_id, user.id, invite.alias_name],
     );
-    const [contact] = await tx.query<ContactView>(`${CONTACT_SELECT} WHERE c.owner_id = $1 AND c.user_id = $2`, [invite.owner_id, user.id]);
-    if (!contact) throw new Error('the contact just written is not there');
+    const contact = await contactOf(tx, invite.owner_id, user.id);
     await events.append(tx, [invite.owner_id], 'contact-joined', { contact, user: { id: user.id } });
   }
+}
+
+/** A contact just written in this transaction, as its owner sees it. */
+async function contactOf(tx: Queryable, ownerId: number, userId: number): Promise<ContactView> {
+  const [contact] = await tx.query<ContactView>(`${CONTACT_SELECT} WHERE c.owner_id = $1 AND c.user_id = $2`, [ownerId, userId]);
+  if (!contact) throw new Error('the contact just written is not there');
+  return contact;
 }
