@@ -352,6 +352,35 @@ describe('calls', () => {
     assert.equal(await refused(`${base}/${chatId}/websocket?token=${token}`), 404, 'the call has ended');
   });
 
+  it('the meeting socket answers frames outside the contract with error and stays open', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    await call(server, anna, chatId);
+    const { token } = await meetToken(server, anna, chatId);
+    const socket = await SocketProbe.open(`${server.wsUrl}/api/meet/room/${chatId}/websocket?token=${encodeURIComponent(token)}`);
+    const outside: unknown[] = [
+      'null',
+      { event: 'ping', data: '{}', extra: true },
+      { event: 'candidate', data: JSON.stringify({ candidate: 'candidate:1 1 udp 2130706431 127.0.0.1 9 typ host', sdpMid: '0', extra: true }) },
+      { event: 'video', data: JSON.stringify({ on: 'true' }) },
+      { event: 'hello', data: '{}' },
+    ];
+    for (const frame of outside) socket.send(frame);
+    socket.send({ event: 'ping', data: '{}' });
+    // Frames are answered in order: the pong comes after an error for each of them.
+    const frames = await socket.until((all) => all.some((frame) => frame.event === 'pong'));
+    const answers = frames.filter((frame) => frame.event === 'error' || frame.event === 'pong');
+    assert.deepEqual(
+      answers.map((frame) => ({ event: frame.event, data: JSON.parse(frame.data) })),
+      [...outside.map(() => ({ event: 'error', data: { message: 'cannot parse message' } })), { event: 'pong', data: {} }],
+    );
+    assert.equal(socket.closeCode, undefined, 'the socket stays open');
+
+    assert.equal((await hang(server, anna, chatId)).type, 'hung');
+    assert.equal(await socket.closed(), 1000);
+  });
+
   it('meeting tokens come with STUN and time-limited TURN credentials (TURN REST API)', async () => {
     const anna = await signUp(server);
     const boris = await signUp(server);

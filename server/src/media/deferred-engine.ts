@@ -1,4 +1,4 @@
-import type { MediaEngine, RoomMember, SignalSink } from './engine.js';
+import type { MediaEngine, RoomMember, MeetingSink } from './engine.js';
 
 /**
  * A media engine loaded when a call first needs it: werift takes a quarter of a second of the process's single
@@ -24,7 +24,7 @@ export class DeferredMediaEngine implements MediaEngine {
     });
   }
 
-  async join(roomId: string, userId: number, send: SignalSink): Promise<RoomMember> {
+  async join(roomId: string, userId: number, send: MeetingSink): Promise<RoomMember> {
     const engine = await this.engine();
     if (this.closed) throw new Error('the media engine is closed');
     return engine.join(roomId, userId, send);

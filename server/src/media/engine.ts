@@ -4,8 +4,13 @@
  * one without touching call logic.
  */
 
-/** Sends one signalling frame (`offer`, `candidate`, …) to a participant's meeting socket. */
-export type SignalSink = (event: string, data: unknown) => void;
+import type { MeetingServerDataMap, MeetingServerEvent } from '@messenger/protocol';
+
+/**
+ * Sends one frame (`offer`, `candidate`, `participants`…) to a participant's meeting socket, as the contract says
+ * it (packages/protocol, meeting-socket.ts): `data` is the frame's, parsed.
+ */
+export type MeetingSink = <Event extends MeetingServerEvent>(event: Event, data: MeetingServerDataMap[Event]) => void;
 
 export interface IceServer {
   urls: string | string[];
@@ -26,7 +31,7 @@ export class RoomFullError extends Error {}
 
 export interface MediaEngine {
   /** Adds a participant to a room (creating it); the engine then sends them offers. */
-  join(roomId: string, userId: number, send: SignalSink): Promise<RoomMember>;
+  join(roomId: string, userId: number, send: MeetingSink): Promise<RoomMember>;
   /** Who is in a room: user id → stream id. */
   participants(roomId: string): Map<number, string>;
   /** What each participant of a room sends (user id → media kinds): for diagnostics and tests. */

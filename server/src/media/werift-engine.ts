@@ -1,6 +1,7 @@
 import { MediaStreamTrack, RTCPeerConnection, useAbsSendTime, useOPUS, usePCMU, useSdesMid, useVP8, type RTCRtpTransceiver, type RtpPacket } from 'werift';
 import { keepEarlyDtlsPackets } from './early-dtls.js';
-import { RoomFullError, type MediaEngine, type RoomMember, type SignalSink } from './engine.js';
+import type { MeetingCandidate } from '@messenger/protocol';
+import { RoomFullError, type MediaEngine, type MeetingSink, type RoomMember } from './engine.js';
 
 export interface WeriftEngineOptions {
   /** Most participants a room holds. */
@@ -60,12 +61,12 @@ class Participant implements RoomMember {
   private negotiateAgain = false;
   private left = false;
   /** Candidates gathered before the first offer went out; null once it has. */
-  private pendingCandidates: unknown[] | null = [];
+  private pendingCandidates: MeetingCandidate[] | null = [];
 
   constructor(
     private readonly room: Room,
     readonly userId: number,
-    private readonly send: SignalSink,
+    private readonly send: MeetingSink,
     options: WeriftEngineOptions,
   ) {
     this.streamId = `u${userId}`;
@@ -218,7 +219,10 @@ class Participant implements RoomMember {
       for (const subscription of inThisOffer) subscription.offered = true;
       // The first offer creates the DTLS transport: from now on, an early handshake packet is kept for it.
       keepEarlyDtlsPackets(this.pc);
-      this.send('offer', this.pc.localDescription);
+      // Just set from createOffer: werift's typing allows none, or an answer.
+      const offer = this.pc.localDescription;
+      if (offer?.type !== 'offer') throw new Error('werift set no local offer');
+      this.send('offer', { sdp: offer.sdp, type: offer.type });
       const early = this.pendingCandidates ?? [];
       this.pendingCandidates = null;
       for (const candidate of early) this.send('candidate', candidate);
@@ -351,7 +355,7 @@ export class WeriftEngine implements MediaEngine {
     this.keyFrames.unref();
   }
 
-  async join(roomId: string, userId: number, send: SignalSink): Promise<RoomMember> {
+  async join(roomId: string, userId: number, send: MeetingSink): Promise<RoomMember> {
     let room = this.rooms.get(roomId);
     if (!room) {
       room = new Room(roomId, this);

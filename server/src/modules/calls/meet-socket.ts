@@ -4,9 +4,9 @@ import { HttpError, ServerStrings, callNodeUnavailable } from '../../http/errors
 import { checkOrigin } from '../realtime/socket-guard.js';
 import type { MeetClaims } from '../../security/meet-tokens.js';
 import type { MeetingClientFrame, MeetingEnvelope, MeetingServerDataMap, MeetingServerEvent } from '@messenger/protocol';
+import type { MeetingSink } from '../../media/engine.js';
 import { MeetSocketParams, MeetSocketQuery, meetingClientFrame, meetingEnvelope } from './schemas.js';
 
-/** Marks a meeting socket one node forwarded to another (it is never forwarded a second time). */
 /** Marks a request or socket one node passed to the node holding the call's room: it is never passed on again. */
 export const FORWARDED_HEADER = 'x-messenger-forwarded';
 /** Largest frame a browser sends here (an SDP answer with many m-lines fits easily). */
@@ -70,7 +70,7 @@ export async function meetSocketRoutes(app: App): Promise<void> {
         return;
       }
       // The room's frames (offers, candidates, participants…) come from the calls service and the media engine.
-      const sendFrame = (event: string, data: unknown) => {
+      const sendFrame: MeetingSink = (event, data) => {
         const frame: MeetingEnvelope = { event, data: JSON.stringify(data) };
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
       };

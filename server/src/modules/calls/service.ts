@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import type { Db, Tx } from '../../db/index.js';
 import type { EventLog } from '../../events/log.js';
 import { HttpError, ServerStrings, callNodeUnavailable, conflict, forbidden, notFound, unauthorized } from '../../http/errors.js';
-import { RoomFullError, type MediaEngine, type RoomMember } from '../../media/engine.js';
+import { RoomFullError, type MediaEngine, type MeetingSink, type RoomMember } from '../../media/engine.js';
 import { MEET_TOKEN_TTL_SECONDS, type MeetClaims, type MeetTokens } from '../../security/meet-tokens.js';
 import { chatUnavailable, findMessageView, lockChat, memberIds } from '../chats/repository.js';
 import { actorProfile } from '../users/repository.js';
@@ -22,6 +22,8 @@ export const CallStrings = {
 } as const;
 
 export type EndReason = 'ended' | 'missed' | 'rejected' | 'busy';
+const END_REASONS: readonly string[] = ['ended', 'missed', 'rejected', 'busy'] satisfies EndReason[];
+const isEndReason = (reason: string): reason is EndReason => END_REASONS.includes(reason);
 
 interface CallRow extends Record<string, unknown> {
   id: number;
@@ -43,7 +45,7 @@ interface Connection {
   member: RoomMember;
   /** Whether the person sends a picture (camera or screen), as their browser says; unknown until it does. */
   videoOn?: boolean;
-  send: (event: string, data: unknown) => void;
+  send: MeetingSink;
   close: () => void;
 }
 
@@ -102,9 +104,9 @@ export class CallsService {
   ) {}
 
   /** Tells the other nodes that a call ended here (cluster/nats-link.ts); the room's node closes the room. */
-  private announceEnded: ((callId: number, roomId: string, reason: string) => void) | null = null;
+  private announceEnded: ((callId: number, roomId: string, reason: EndReason) => void) | null = null;
 
-  joinCluster(announceEnded: (callId: number, roomId: string, reason: string) => void): void {
+  joinCluster(announceEnded: (callId: number, roomId: string, reason: EndReason) => void): void {
     this.announceEnded = announceEnded;
   }
 
@@ -123,14 +125,17 @@ export class CallsService {
     return row.url;
   }
 
-  /** Another node ended a call whose room is here: its sockets learn it and the room closes. */
+  /**
+   * Another node ended a call whose room is here: its sockets learn it and the room closes. The reason comes over
+   * NATS as text; one this node does not know (a newer node's) is told as a plain `ended`.
+   */
   endedElsewhere(callId: number, roomId: string, reason: string): void {
     this.clearRingTimer(callId);
     for (const userId of [...(this.away.get(callId)?.keys() ?? [])]) this.clearAway(callId, userId);
-    this.closeRoom(callId, roomId, reason);
+    this.closeRoom(callId, roomId, isEndReason(reason) ? reason : 'ended');
   }
 
-  private closeRoom(callId: number, roomId: string, reason: string): void {
+  private closeRoom(callId: number, roomId: string, reason: EndReason): void {
     const byUser = this.connections.get(callId);
     this.connections.delete(callId);
     for (const connection of byUser?.values() ?? []) {
@@ -284,7 +289,7 @@ export class CallsService {
   }
 
   /** A participant's meeting socket opened: into the media room, and the call counts as answered. */
-  async connect(claims: MeetClaims & { callId: number }, send: (event: string, data: unknown) => void, close: () => void): Promise<Connection> {
+  async connect(claims: MeetClaims & { callId: number }, send: MeetingSink, close: () => void): Promise<Connection> {
     let member: RoomMember;
     try {
       member = await this.engine.join(claims.roomId, claims.userId, send);
