@@ -59,6 +59,9 @@ const serverEnv = {
   ADMIN_PHONES: `${ADMIN_PHONE},${STAFF_PHONE},${THIRD_ADMIN_PHONE},${FOURTH_ADMIN_PHONE}`,
   // The run's own push service (tests/push-service.ts) is accepted as a push endpoint.
   PUSH_EXTRA_ORIGINS: PUSH_SERVICE_ORIGIN,
+  // Every answer and every live event of the run is checked against the wire contract, server-side: the client is
+  // the production build, whose own checks are compiled out.
+  CONTRACT_CHECKS: '1',
 };
 const serverCommand = 'node --enable-source-maps ../server/dist/main.js';
 

@@ -70,8 +70,8 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
     for (const method of [route.method].flat()) if (method !== 'HEAD') routeList.push({ method, url: route.url, schema });
   });
   registerErrorHandler(app);
-  // Tests check every answer against its schema before serialization (http/contract.ts); production serializes only.
-  if (config.nodeEnv === 'test') app.addHook('preSerialization', checkAnswerShape);
+  // Test runs check every answer against its schema before serialization (http/contract.ts); production serializes only.
+  if (config.contractChecks) app.addHook('preSerialization', checkAnswerShape);
   // One rule for every route, present and future: no string of a request may hold U+0000 (see http/text.ts).
   app.addHook('preValidation', async (request) => {
     if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) {

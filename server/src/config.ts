@@ -26,6 +26,11 @@ export interface S3Config {
 
 export interface Config {
   nodeEnv: string;
+  /**
+   * Test runs: every answer and every logged event is checked against the wire contract, and a drift fails the
+   * request (500) instead of reaching a client. On under NODE_ENV=test, or with CONTRACT_CHECKS=1.
+   */
+  contractChecks: boolean;
   host: string;
   port: number;
   logLevel: string;
@@ -242,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   return {
     nodeEnv,
+    contractChecks: env.CONTRACT_CHECKS ? env.CONTRACT_CHECKS === '1' : nodeEnv === 'test',
     // The dev SMS provider hands out every sign-in code: with it, the server listens on this machine only
     // unless HOST says otherwise (and even then its outbox answers only to loopback; modules/dev/routes.ts).
     host: env.HOST || (provider === 'dev' ? '127.0.0.1' : '0.0.0.0'),

@@ -94,7 +94,7 @@ export async function createServices(
   const sms =
     devSms ??
     new HttpSmsProvider({ url: config.sms.httpUrl!, token: config.sms.httpToken, sender: config.sms.httpSender });
-  const events = new EventLog(db, bus);
+  const events = new EventLog(db, bus, config.contractChecks);
   // The in-process SFU loads when a call first needs it, not on the way to listening.
   const media = new DeferredMediaEngine(
     async () => {
@@ -134,7 +134,7 @@ export async function createServices(
     },
     logger,
   );
-  const messageWriter = new MessageWriter(db, bus, (stored) => push.messagesStored(stored));
+  const messageWriter = new MessageWriter(db, bus, (stored) => push.messagesStored(stored), config.contractChecks);
   const calls = new CallsService(db, events, media, new MeetTokens(secrets.meetKey), config.calls, logger, messageWriter, {
     id: config.nodeId,
     clustered: cluster !== undefined,

@@ -1,6 +1,7 @@
 import type { FlowEventMap, FlowEventType } from '@messenger/protocol';
 import type { Db, Queryable, Tx } from '../db/index.js';
 import type { EventBus } from './bus.js';
+import { checkEventPayload } from './contract.js';
 import type { FlowEvent } from './types.js';
 
 interface EventRow extends Record<string, unknown> {
@@ -21,6 +22,8 @@ export class EventLog {
   constructor(
     private readonly db: Db,
     private readonly bus: EventBus,
+    /** Test runs: every payload is checked against the contract before it is logged (events/contract.ts). */
+    private readonly checkPayloads = false,
   ) {}
 
   /**
@@ -44,6 +47,7 @@ export class EventLog {
       const seq = rows[0]?.last_seq;
       if (seq === undefined) continue; // the user is gone; nobody to tell
       const theirs: Record<string, unknown> = typeof info === 'function' ? info(userId) : info;
+      if (this.checkPayloads) checkEventPayload(eventType, theirs);
       await tx.query('INSERT INTO user_events (user_id, seq, event_type, payload) VALUES ($1, $2, $3, $4)', [
         userId,
         seq,

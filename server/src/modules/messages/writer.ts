@@ -5,6 +5,7 @@ import type { StoredMessage } from '../push/notifier.js';
 import { HttpError, ServerStrings, badRequest, forbidden, notFound } from '../../http/errors.js';
 import { characterCount } from '../../http/text.js';
 import { chatUnavailable } from '../chats/repository.js';
+import { checkEventPayload } from '../../events/contract.js';
 import {
   MESSAGE_FIELDS,
   MESSAGE_FROM,
@@ -139,6 +140,8 @@ export class MessageWriter {
     private readonly bus: EventBus,
     /** Told of every committed message after its events rang (Web Push for those not online). */
     private readonly onStored: (stored: StoredMessage[]) => void = () => undefined,
+    /** Test runs: every event payload is checked against the contract before it is logged (events/contract.ts). */
+    private readonly checkPayloads = false,
   ) {}
 
   /**
@@ -440,6 +443,7 @@ export class MessageWriter {
       return `{"chat_id":${message.chat_id},"message_id":${message.id},"message":${messageJson},"user":${user}${extra ? `,${extra}` : ''}}`;
     });
     const eventType = (send: Prepared) => send.pending.internal?.eventType ?? send.type;
+    if (this.checkPayloads) stored.forEach(({ send }, index) => checkEventPayload(eventType(send), JSON.parse(payloads[index]!)));
     const perUser = new Map<number, number[]>(); // recipient → indexes into `stored`
     stored.forEach(({ send }, index) => {
       for (const member of send.members) {
