@@ -1,34 +1,9 @@
 import { MeetingConnection, type MeetingHandlers } from './meeting-connection';
 import { FakeMediaStream } from '../testing/media';
+import { FakeMeetingSocket as FakeSocket } from '../testing/meeting-socket';
 
 // The meeting socket's frames against the wire contract (packages/protocol, meeting-socket.ts): what the connection
 // sends is the contract's, and a server frame outside it is refused loudly here (tests and development builds).
-
-class FakeSocket {
-  static all: FakeSocket[] = [];
-  readyState = 0;
-  sent: Array<{ event: string; data: string }> = [];
-  onopen: (() => void) | null = null;
-  onmessage: ((message: { data: string }) => void) | null = null;
-  onclose: ((close: { code: number }) => void) | null = null;
-  constructor(readonly url: string) {
-    FakeSocket.all.push(this);
-  }
-  open() {
-    this.readyState = 1;
-    this.onopen?.();
-  }
-  /** A frame from the server: `data` as JSON text, as the server sends it. */
-  frame(event: string, data: unknown) {
-    this.onmessage?.({ data: JSON.stringify({ event, data: JSON.stringify(data) }) });
-  }
-  send(data: string) {
-    this.sent.push(JSON.parse(data));
-  }
-  close() {
-    this.readyState = 3;
-  }
-}
 
 class FakePeerConnection {
   static last: FakePeerConnection | null = null;

@@ -2,37 +2,11 @@ import { beginMeetingHeadStart, discardMeetingHeadStart, HEAD_START_UNCLAIMED_MS
 import type { MeetingHandlers } from './meeting-connection';
 import { tokenStorage } from '../storage/tokens';
 import { FakeMediaStream as FakeStream, FakeMediaTrack as FakeTrack } from '../testing/media';
+import { FakeMeetingSocket as FakeSocket } from '../testing/meeting-socket';
 import { handOverMeetingTicket } from './meeting-ticket-handoff';
 
 // Stand-ins for the browser parts jsdom lacks: devices, the peer connection and the socket. The server's side is
 // played by the test: the ticket, the offer and the frames that follow.
-
-class FakeSocket {
-  static all: FakeSocket[] = [];
-  readyState = 0;
-  sent: Array<{ event: string; data: string }> = [];
-  closedWith: number | null = null;
-  onopen: (() => void) | null = null;
-  onmessage: ((message: { data: string }) => void) | null = null;
-  onclose: ((close: { code: number }) => void) | null = null;
-  constructor(readonly url: string) {
-    FakeSocket.all.push(this);
-  }
-  open() {
-    this.readyState = 1;
-    this.onopen?.();
-  }
-  frame(event: string, data: unknown) {
-    this.onmessage?.({ data: JSON.stringify({ event, data: JSON.stringify(data) }) });
-  }
-  send(data: string) {
-    this.sent.push(JSON.parse(data));
-  }
-  close(code = 1005) {
-    this.closedWith = code;
-    this.readyState = 3;
-  }
-}
 
 class FakePeerConnection {
   connectionState = 'new';
