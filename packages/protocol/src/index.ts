@@ -1,5 +1,5 @@
 // The wire contract: what server and client both say about every request, answer and limit, said once.
-export { AUTO_DELETE_INTERVALS, CHAT_JOIN_CODE_PATTERN, LANGUAGES, MESSAGE_EVENT_TYPES, REACTION_EMOJI, limits } from './limits.js';
+export { AUTO_DELETE_INTERVALS, CHAT_JOIN_CODE_PATTERN, GENERATED_PASSWORD, LANGUAGES, MESSAGE_EVENT_TYPES, REACTION_EMOJI, limits } from './limits.js';
 export { ServerStrings } from './strings.js';
 export { Deleted, Id, IdParams, Int, InviteCode, Nullable, PasswordText, Phone, SIGN_IN_CODE_PATTERN, USERNAME_PATTERN, UsernameChange } from './common.js';
 export { SendCodeAnswer, SendCodeBody, SignInBody, SignInManagerBody, SignInManagerExtraBody, SignInQuery, authRoutes } from './auth.js';

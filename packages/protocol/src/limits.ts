@@ -17,6 +17,12 @@ export const limits = {
   uploadLimitStaffMb: 50,
 } as const;
 
+/**
+ * Passwords made for staff (by the server, or suggested by the admin's screen): 16 characters of letters and digits
+ * that cannot be mistaken for one another when read aloud or copied by hand (no 0/O/o, 1/l/I), about 93 bits.
+ */
+export const GENERATED_PASSWORD = { alphabet: 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789', length: 16 } as const;
+
 /** A group's join code (spec §4): C- and ten letters or digits. */
 export const CHAT_JOIN_CODE_PATTERN = '^C-[A-Za-z0-9]{10}$';
 

@@ -2,7 +2,7 @@
 // The limits the server enforces as well come from the wire contract (packages/protocol).
 import { CHAT_JOIN_CODE_PATTERN, limits, type LANGUAGES } from '@messenger/protocol';
 
-export { AUTO_DELETE_INTERVALS, LANGUAGES } from '@messenger/protocol';
+export { AUTO_DELETE_INTERVALS, GENERATED_PASSWORD, LANGUAGES } from '@messenger/protocol';
 
 export const PRODUCT_KEY = 'msgr';
 /** The IndexedDB database of the warm start's session cache. */

@@ -1,5 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { randomCode } from './secrets.js';
+import { GENERATED_PASSWORD } from '@messenger/protocol';
 import { characterCount } from '../http/text.js';
 
 /**
@@ -48,13 +49,9 @@ export async function verifyPassword(password: string, stored: string | null): P
   return timingSafeEqual(actual, expected);
 }
 
-/** Characters of generated passwords: letters and digits that cannot be mistaken for one another (no 0/O, 1/l/I). */
-const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
-const GENERATED_LENGTH = 16;
-
-/** A password from the CSPRNG: 16 characters of a 57-letter alphabet, about 93 bits. */
+/** A password from the CSPRNG, of the contract's alphabet and length (the admin's screen suggests the same kind). */
 export function generatePassword(): string {
-  return randomCode(GENERATED_LENGTH, PASSWORD_ALPHABET);
+  return randomCode(GENERATED_PASSWORD.length, GENERATED_PASSWORD.alphabet);
 }
 
 /** Two different generated passwords (the extra password must differ from the password). */

@@ -1,8 +1,10 @@
-/** Letters and digits that cannot be mistaken for one another when read aloud or copied by hand. */
-const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789';
+import { GENERATED_PASSWORD } from '@messenger/shared';
+
+/** The letters of a made password: the server's own (wire contract), none that can be mistaken for another. */
+const ALPHABET = GENERATED_PASSWORD.alphabet;
 
 /** A strong random password (CSPRNG, unbiased), for an admin to hand over once. */
-export function generatePassword(length = 16): string {
+export function generatePassword(length: number = GENERATED_PASSWORD.length): string {
   const limit = 256 - (256 % ALPHABET.length);
   let out = '';
   while (out.length < length) {
