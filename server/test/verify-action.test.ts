@@ -171,6 +171,8 @@ describe('verify_action: a list from events equals a fresh fetch', () => {
   };
 
   it('a private chat: create, texts both ways, a reply, a file, own messages reading the chat, read, delete', async () => {
+    // Anna knows Boris's phone (she typed it in): the events about him must not drop it from what she sees.
+    await verifyAction(server, [anna], () => request(server, 'POST', '/user/contacts/add', { token: anna.token, body: { user_phone: boris.phone, name: 'B' } }));
     const chatId = await verifyAction(server, [anna, boris], () => privateChat(server, anna, boris));
     const first = await verifyAction(server, [anna, boris], () => sendText(server, anna, chatId, 'hello'));
     await verifyAction(server, [anna, boris], () => sendText(server, boris, chatId, 'hi'));

@@ -1,5 +1,5 @@
 import Type, { type Static, type TSchema } from 'typebox';
-import { Id } from './common.js';
+import { Id, type Same } from './common.js';
 import { Message, type MessageType } from './chats.js';
 import { limits } from './limits.js';
 
@@ -12,7 +12,6 @@ const Count = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
 export const SendableType = Type.Union([Type.Literal('text'), Type.Literal('image'), Type.Literal('audio'), Type.Literal('video'), Type.Literal('document')]);
 export type SendableType = Static<typeof SendableType>;
 // Every type but `call`, and no other: the two lists cannot drift apart.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sendableIsEveryTypeButCall: Same<SendableType, Exclude<MessageType, 'call'>> = true;
 void sendableIsEveryTypeButCall;
 
@@ -46,6 +45,7 @@ export const ForwardFrame = Type.Object(
 
 /** "I am typing in this chat": passed on to its other members as a live signal, no answer. */
 export const TypingFrame = Type.Object({ type: Type.Literal('typing'), chat_id: Id }, { additionalProperties: false });
+export type TypingFrame = Static<typeof TypingFrame>;
 
 /**
  * Spec §7: hanging up a call; `text` is the chat id, as a string. Ours add `call_id`, the call meant: a hang-up

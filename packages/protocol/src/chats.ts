@@ -24,6 +24,10 @@ export const CallStatus = Type.Union([
 ]);
 export type CallStatus = Static<typeof CallStatus>;
 
+/** How a call that was rung ended (its message's `call_status` then, and the `hang` event's `reason`). */
+export const CallEndReason = Type.Union([Type.Literal('ended'), Type.Literal('missed'), Type.Literal('rejected'), Type.Literal('busy')]);
+export type CallEndReason = Static<typeof CallEndReason>;
+
 /** What the sender said about a file (a voice message's length, a picture's size), and how a call went. */
 export const MessageMeta = Type.Object({
   duration_ms: Type.Optional(Type.Integer()),
@@ -185,7 +189,6 @@ export const IntervalBody = Type.Object(
 );
 
 export const SearchQuery = Type.Object({ chat_id: Id, query: Type.String({ maxLength: limits.searchMax }) });
-
 
 /** `PUT /chat/read`: `message_id`, when given, is the newest message the reader has seen; later ones stay unread. */
 export const ReadQuery = Type.Object({ chat_id: Id, message_id: Type.Optional(Id) });

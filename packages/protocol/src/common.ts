@@ -14,8 +14,14 @@ export const Id = Int({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 /** The params of a route about one thing by its id (`/chat/:id`, `/user/:id`, …). */
 export const IdParams = Type.Object({ id: Id });
 
-/** An invite code as a link carries it (a person's or a group's); unknown codes are the service's to refuse. */
+/** A person's invite code, as their link carries it (`/link/<code>`); unknown codes are the service's to refuse. */
 export const InviteCode = Type.String({ minLength: 1, maxLength: 64 });
+
+/** An object of exactly these properties: a field the contract does not name fails its checks. */
+export const strict = <T extends Record<string, Type.TSchema>>(properties: T) => Type.Object(properties, { additionalProperties: false });
+
+/** `true` only when A and B are the same type: a compile-time check that two lists cannot drift apart. */
+export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 /** A value that may be absent on the server's side: sent as null, never left out. */
 export const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

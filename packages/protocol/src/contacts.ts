@@ -42,7 +42,6 @@ export type AddContactResponse = Static<typeof AddContactResponse>;
 /** `PUT /user/contacts/edit`: the owner renames a contact. */
 export const EditContactBody = Type.Object({ user_id: Id, name: ContactName }, { additionalProperties: false });
 
-
 export const contactRoutes = {
   list: { method: 'GET', url: '/user/contacts', response: Type.Object({ contacts: Type.Array(Contact) }) },
   add: { method: 'POST', url: '/user/contacts/add', body: AddContactBody, response: AddContactResponse },

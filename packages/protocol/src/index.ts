@@ -16,6 +16,7 @@ export {
   callRoutes,
 } from './calls.js';
 export {
+  CallEndReason,
   CallStatus,
   Chat,
   ChatList,
@@ -79,6 +80,7 @@ export {
   type FlowEvent,
   type FlowEventMap,
   type FlowEventType,
+  type FlowSignal,
   type FlowSignalMap,
   type TypingSignalInfo,
 } from './live.js';
@@ -95,6 +97,7 @@ export {
   type ChatServerFrame,
   type OutgoingMessage,
 } from './chat-socket.js';
+export { mismatches } from './check.js';
 export { contractRoutes, successStatuses, type Answer, type ContractRoute } from './routes.js';
 export type { Static, TSchema } from 'typebox';
 export {

@@ -1,6 +1,6 @@
 import Type, { type Static, type TSchema } from 'typebox';
-import { Nullable } from './common.js';
-import { Chat, ChatType, Message, Reaction } from './chats.js';
+import { Nullable, strict } from './common.js';
+import { CallEndReason, Chat, ChatType, Message, Reaction } from './chats.js';
 import { Contact } from './contacts.js';
 import { MESSAGE_EVENT_TYPES } from './limits.js';
 import { Presence, PublicUser } from './users.js';
@@ -8,7 +8,6 @@ import { Presence, PublicUser } from './users.js';
 // The live-event socket (`/user/flow`, docs/protocol.md): every frame the server sends on it. Each event's
 // payload is strict (`additionalProperties: false`) so a field the contract does not name fails the checks.
 
-const strict = <T extends Record<string, TSchema>>(properties: T) => Type.Object(properties, { additionalProperties: false });
 
 const MessageEventInfo = strict({
   chat_id: Type.Integer(),
@@ -84,7 +83,7 @@ export const flowEvents = {
     chat_id: Type.Integer(),
     call_id: Type.Integer(),
     room_id: Type.String(),
-    reason: Type.Union([Type.Literal('ended'), Type.Literal('missed'), Type.Literal('rejected'), Type.Literal('busy')]),
+    reason: CallEndReason,
     message: Type.Optional(Nullable(Message)),
     message_id: Type.Optional(Type.Integer()),
     user: Type.Optional(PublicUser),
@@ -124,6 +123,8 @@ export const flowSignals = {
 };
 export type FlowSignalMap = { [Type in keyof typeof flowSignals]: Static<(typeof flowSignals)[Type]> };
 export type TypingSignalInfo = FlowSignalMap['typing'];
+/** A live signal as the socket sends it: no seq. */
+export type FlowSignal = { [Type in keyof FlowSignalMap]: { event_type: Type; additional_info: FlowSignalMap[Type] } }[keyof FlowSignalMap];
 
 /**
  * The socket's own frames: `ready` once the backlog after the client's seq is sent (its seq is the head), `resync`

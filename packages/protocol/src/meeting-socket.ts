@@ -1,11 +1,11 @@
 import Type, { type Static, type TSchema } from 'typebox';
-import { Nullable } from './common.js';
+import { CallEndReason } from './chats.js';
+import { Nullable, strict, type Same } from './common.js';
 
 // The meeting socket (`/api/meet/room/{chat_id}/websocket`, docs/protocol.md): call signalling between a
 // participant's browser and the server's SFU. Every frame, both ways, is `{event, data}` with `data` a JSON text
 // (spec §7); the schemas here say what `data` holds once parsed, by `event`, for each direction.
 
-const strict = <T extends Record<string, TSchema>>(properties: T) => Type.Object(properties, { additionalProperties: false });
 
 /** A frame as it travels, both ways: `data` is JSON text, read with JSON.parse by the side that gets it. */
 export const MeetingEnvelope = strict({ event: Type.String(), data: Type.String() });
@@ -69,7 +69,7 @@ export const meetingServerFrames = {
    * closes (1000). No reason when it ended while the person was joining.
    */
   ended: strict({
-    reason: Type.Optional(Type.Union([Type.Literal('ended'), Type.Literal('missed'), Type.Literal('rejected'), Type.Literal('busy'), Type.Literal('left')])),
+    reason: Type.Optional(Type.Union([...CallEndReason.anyOf, Type.Literal('left')])),
   }),
   /** A browser's frame could not be read, or is none of meetingClientFrames; the socket stays open. */
   error: strict({ message: Type.String() }),
@@ -96,7 +96,6 @@ export const MeetingClientFrame = Type.Union([
   strict({ event: Type.Literal('ping'), data: meetingClientFrames.ping }),
 ]);
 // The union and the table say the same frames: neither can gain one the other lacks.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const unionIsTheTable: Same<Static<typeof MeetingClientFrame>, MeetingClientFrame> = true;
 void unionIsTheTable;
 

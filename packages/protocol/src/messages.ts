@@ -4,7 +4,6 @@ import { Message, Reaction } from './chats.js';
 import { REACTION_EMOJI, limits } from './limits.js';
 import { PublicUser } from './users.js';
 
-
 /** The new text (trimmed; 1 to 10 000 characters, counted as the server counts them: the bound here is the wire's). */
 export const EditMessageBody = Type.Object({ text: Type.String({ maxLength: limits.textMax * 2 }) }, { additionalProperties: false });
 

@@ -66,7 +66,6 @@ export const RoleBody = Type.Object({ user_id: Id, role_id: Int({ minimum: 0, ma
 
 export const MuteBody = Type.Object({ user_id: Id, isMuted: Type.Boolean() }, { additionalProperties: false });
 
-
 const EmployeeAnswer = Type.Object({ user: Employee });
 
 /** Staff passwords and the employees screen (admins; `/user/password` is every staff member's own). */

@@ -89,7 +89,6 @@ export const VerifyPhoneBody = Type.Object({ phone: Phone, code: Type.String({ p
 
 export const BlockUserBody = Type.Object({ user_id: Id, blocked: Type.Boolean() }, { additionalProperties: false });
 
-
 export const FindUserQuery = Type.Object({ query: Type.String({ maxLength: limits.searchMax }) });
 
 const MeAnswer = Type.Object({ user: Me });

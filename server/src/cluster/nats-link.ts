@@ -142,7 +142,8 @@ export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
           } catch {
             return this.logger.warn('NATS: unreadable signal dropped');
           }
-          return this.handlers.onSignal(userId, { event_type: signal, additional_info: info });
+          // Written by a node of this cluster from a typed signal (publishSignal): passed on as it came.
+          return this.handlers.onSignal(userId, { event_type: signal, additional_info: info } as LiveSignal);
         }
         const seq = Number(message.headers?.get('seq'));
         const type = message.headers?.get('type');

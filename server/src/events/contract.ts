@@ -1,5 +1,5 @@
 import Value from 'typebox/value';
-import { flowEvents } from '@messenger/protocol';
+import { flowEvents, mismatches } from '@messenger/protocol';
 
 /**
  * Test runs only (`CONTRACT_CHECKS`): an event's payload must be what the wire contract says of its type, or the
@@ -9,8 +9,5 @@ export function checkEventPayload(eventType: string, payload: unknown): void {
   const schema = Object.hasOwn(flowEvents, eventType) ? flowEvents[eventType as keyof typeof flowEvents] : undefined;
   if (!schema) throw new Error(`an event the contract does not know: ${eventType}`);
   if (Value.Check(schema, payload)) return;
-  const problems = Value.Errors(schema, payload)
-    .slice(0, 3)
-    .map((error) => `${error.instancePath || '/'} ${error.message}`);
-  throw new Error(`a ${eventType} event outside the contract: ${problems.join('; ')}`);
+  throw new Error(`a ${eventType} event outside the contract: ${mismatches(schema, payload)}`);
 }

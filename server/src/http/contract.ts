@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Value from 'typebox/value';
 import { HttpError } from './errors.js';
-import { successStatuses, type ContractRoute, type TSchema } from '@messenger/protocol';
+import { mismatches, successStatuses, type ContractRoute, type TSchema } from '@messenger/protocol';
 
 /** The success statuses of a route, as a type: 200, 201, or both. */
 type Success<Route extends ContractRoute> = Route extends { status: 201 } ? 201 : Route extends { status: readonly [200, 201] } ? 200 | 201 : 200;
@@ -24,7 +24,7 @@ export function contractSchema<const Route extends ContractRoute>(route: Route):
 }
 
 /**
- * Tests only (NODE_ENV=test, a `preSerialization` hook): checks each answer as its handler made it against the
+ * Test runs only (`CONTRACT_CHECKS`, a `preSerialization` hook): checks each answer as its handler made it against the
  * route's schema, before serialization — which would coerce a mistyped field (the text "5" for the integer 5) and so
  * hide the drift from every test that reads the answer. A mismatch is a 500 that names the first problems.
  */
@@ -32,9 +32,6 @@ export async function checkAnswerShape(request: FastifyRequest, reply: FastifyRe
   const responses = request.routeOptions.schema?.response as Record<number, TSchema> | undefined;
   const schema = responses?.[reply.statusCode];
   if (!schema || Value.Check(schema, payload)) return payload;
-  const problems = Value.Errors(schema, payload)
-    .slice(0, 3)
-    .map((error) => `${error.instancePath || '/'} ${error.message}`);
   // An HttpError, so the test that made the request reads the reason in the answer (a plain error is a bare 500).
-  throw new HttpError(500, 'outside_contract', `${request.method} ${request.routeOptions.url} answered outside the contract: ${problems.join('; ')}`);
+  throw new HttpError(500, 'outside_contract', `${request.method} ${request.routeOptions.url} answered outside the contract: ${mismatches(schema, payload)}`);
 }

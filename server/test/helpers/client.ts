@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import Value from 'typebox/value';
-import { MeetingEnvelope, chatServerFrameSchema, flowFrameSchema, meetingFrameSchema, type TSchema } from '@messenger/protocol';
+import { MeetingEnvelope, chatServerFrameSchema, flowFrameSchema, meetingFrameSchema, mismatches, type TSchema } from '@messenger/protocol';
 import type { TestServer } from './server.js';
 
 /**
@@ -93,10 +93,7 @@ function contractBreach(frame: any, { schema, part }: { schema: TSchema | undefi
   const name = frame.event_type ?? frame.type ?? frame.event;
   if (!schema) return new Error(`the server sent a frame the contract does not know: ${JSON.stringify(frame).slice(0, 500)}`);
   if (Value.Check(schema, part)) return undefined;
-  const errors = Value.Errors(schema, part)
-    .slice(0, 3)
-    .map((error) => `${error.instancePath || '/'} ${error.message}`);
-  return new Error(`the server's ${name} frame is outside the contract: ${errors.join('; ')} — ${JSON.stringify(frame).slice(0, 500)}`);
+  return new Error(`the server's ${name} frame is outside the contract: ${mismatches(schema, part)} — ${JSON.stringify(frame).slice(0, 500)}`);
 }
 
 /**

@@ -1,7 +1,8 @@
+import { config } from '@messenger/shared';
+
 const KEY = 'msgr.invite-code';
 /** A person's invite code, or a group's join code (C- + 10 letters or digits). */
 const CODE = /^(C-)?[A-Za-z0-9]{4,64}$/;
-const GROUP_CODE = /^C-[A-Za-z0-9]{10}$/;
 
 /** Keeps the code of the invite link a person arrived with until they have signed in (this tab only). */
 export function rememberInviteCode(code: string): void {
@@ -14,7 +15,7 @@ function remembered(): string | undefined {
 }
 
 export function isGroupCode(code: string): boolean {
-  return GROUP_CODE.test(code);
+  return config.joinCodePattern.test(code);
 }
 
 /** The inviter's code for `?code=` on sign-in (a person's code only: it attributes the new account). */

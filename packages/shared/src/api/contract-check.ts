@@ -1,15 +1,5 @@
 import Value from 'typebox/value';
-import {
-  ChatClientFrame,
-  MeetingEnvelope,
-  chatServerFrameSchema,
-  contractRoutes,
-  flowFrameSchema,
-  meetingFrameSchema,
-  type ContractRoute,
-  type MeetingSender,
-  type TSchema,
-} from '@messenger/protocol';
+import { ChatClientFrame, chatServerFrameSchema, contractRoutes, flowFrameSchema, MeetingEnvelope, meetingFrameSchema, mismatches, type ContractRoute, type MeetingSender, type TSchema } from '@messenger/protocol';
 
 /** An answer of the server that its own contract (packages/protocol) does not allow: a bug of one side or the other. */
 export class ContractError extends Error {
@@ -53,7 +43,7 @@ function isRequestOf(route: ContractRoute, pattern: RegExp, method: string, path
 export function checkAnswer(method: string, path: string, body: unknown): void {
   const known = knownRoutes.find(({ route, pattern }) => isRequestOf(route, pattern, method, path));
   if (!known || Value.Check(known.route.response, body)) return;
-  fail(`${method} ${path} answered outside the contract: ${firstErrors(known.route.response, body)}`);
+  fail(`${method} ${path} answered outside the contract: ${mismatches(known.route.response, body)}`);
 }
 
 /** Checks a frame of the live-event socket (`/user/flow`): its kind is known and its payload is the contract's. */
@@ -68,7 +58,7 @@ export function checkChatFrame(frame: { type?: unknown }): void {
 
 /** Checks a frame this client is about to send on the chat socket: the server would refuse one outside the contract. */
 export function checkSentChatFrame(frame: unknown): void {
-  if (!Value.Check(ChatClientFrame, frame)) fail(`a chat-socket frame outside the contract was about to be sent: ${firstErrors(ChatClientFrame, frame)}`);
+  if (!Value.Check(ChatClientFrame, frame)) fail(`a chat-socket frame outside the contract was about to be sent: ${mismatches(ChatClientFrame, frame)}`);
 }
 
 /**
@@ -80,7 +70,7 @@ export function checkMeetingFrame(frame: unknown, from: MeetingSender): void {
     const shown = JSON.stringify(frame)?.slice(0, 300);
     return fail(from === 'server' ? `/meet/room sent a frame ${problem} — ${shown}` : `a meeting-socket frame ${problem} was about to be sent — ${shown}`);
   };
-  if (!Value.Check(MeetingEnvelope, frame)) return breach(`outside the contract: ${firstErrors(MeetingEnvelope, frame)}`);
+  if (!Value.Check(MeetingEnvelope, frame)) return breach(`outside the contract: ${mismatches(MeetingEnvelope, frame)}`);
   const schema = meetingFrameSchema(frame, from);
   if (!schema) return breach('the contract does not know');
   let data: unknown;
@@ -89,19 +79,12 @@ export function checkMeetingFrame(frame: unknown, from: MeetingSender): void {
   } catch {
     return breach('whose data is no JSON text');
   }
-  if (!Value.Check(schema, data)) breach(`outside the contract: ${firstErrors(schema, data)}`);
+  if (!Value.Check(schema, data)) breach(`outside the contract: ${mismatches(schema, data)}`);
 }
 
 function checkFrame(socket: string, schema: TSchema | undefined, part: unknown, frame: object): void {
   if (!schema) fail(`${socket} sent a frame the contract does not know: ${JSON.stringify(frame).slice(0, 300)}`);
-  else if (!Value.Check(schema, part)) fail(`${socket} sent a frame outside the contract: ${firstErrors(schema, part)} — ${JSON.stringify(frame).slice(0, 300)}`);
-}
-
-function firstErrors(schema: TSchema, value: unknown): string {
-  return Value.Errors(schema, value)
-    .slice(0, 3)
-    .map((error) => `${error.instancePath || '/'} ${error.message}`)
-    .join('; ');
+  else if (!Value.Check(schema, part)) fail(`${socket} sent a frame outside the contract: ${mismatches(schema, part)} — ${JSON.stringify(frame).slice(0, 300)}`);
 }
 
 function fail(message: string): never {

@@ -2,7 +2,7 @@ import { config } from '../config';
 import { ApiError } from '../api/errors';
 import { checkChatFrame, checkSentChatFrame } from '../api/contract-check';
 import { Backoff } from './backoff';
-import type { ChatClientFrame, OutgoingMessage } from '@messenger/protocol';
+import type { ChatClientFrame, OutgoingMessage, TypingFrame } from '@messenger/protocol';
 import type { Message } from '../model/types';
 
 /** One message to send, or a forward (docs/protocol.md, chat socket): the wire contract's `send` frame. */
@@ -45,11 +45,8 @@ function write(socket: WebSocket, frame: ChatClientFrame): void {
   socket.send(JSON.stringify(frame));
 }
 
-/** "I am typing in this chat" (docs/protocol.md). */
-export interface TypingSignal {
-  type: 'typing';
-  chat_id: number;
-}
+/** "I am typing in this chat" (docs/protocol.md): the contract's typing frame. */
+export type TypingSignal = TypingFrame;
 
 /**
  * The chat socket: opened on first use, frames queued until it is open (spec §4). Each send resolves with the

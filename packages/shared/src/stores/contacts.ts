@@ -14,6 +14,8 @@ export interface ContactsState {
   rename(userId: number, name: string): Promise<void>;
   remove(userId: number): Promise<void>;
   upsert(contact: Contact): void;
+  /** Forgets a contact here (removed on the server, by this tab or another). */
+  drop(userId: number): void;
   reset(): void;
 }
 
@@ -48,9 +50,10 @@ export const useContactsStore = create<ContactsState>((set, get) => ({
   },
   remove: async (userId) => {
     await contactsApi.remove(userId);
-    set((state) => ({ contacts: state.contacts.filter((contact) => contact.id !== userId) }));
+    get().drop(userId);
   },
   upsert: (contact) =>
     set((state) => ({ contacts: sorted([...state.contacts.filter((known) => known.id !== contact.id), contact]) })),
+  drop: (userId) => set((state) => ({ contacts: state.contacts.filter((contact) => contact.id !== userId) })),
   reset: () => set({ contacts: [], loaded: false }),
 }));

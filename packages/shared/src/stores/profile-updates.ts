@@ -27,8 +27,7 @@ export function applyUserUpdated(user: PublicUser): void {
 export function applyContactChange(event: FlowEvent<'contact-added' | 'contact-updated' | 'contact-removed'>): void {
   const contacts = useContactsStore.getState();
   if (event.event_type === 'contact-removed') {
-    const gone = (event as FlowEvent<'contact-removed'>).additional_info.contact_id;
-    useContactsStore.setState({ contacts: contacts.contacts.filter((contact) => contact.id !== gone) });
+    contacts.drop((event as FlowEvent<'contact-removed'>).additional_info.contact_id);
   } else {
     contacts.upsert((event as FlowEvent<'contact-added' | 'contact-updated'>).additional_info.contact);
   }

@@ -12,7 +12,7 @@ import type { MessageWriter } from '../messages/writer.js';
 import { loadActor, loadAdmin } from '../users/actor.js';
 import { iceServersFor } from './turn.js';
 import type { RingingCall } from '../push/notifier.js';
-import type { CallInfo } from '@messenger/protocol';
+import { CallEndReason, type CallInfo } from '@messenger/protocol';
 import type { MessageView } from '../chats/model.js';
 
 /** Spec §8 texts, sent verbatim as `message`. */
@@ -21,8 +21,8 @@ export const CallStrings = {
   busy: 'Call was interrupted because the user is currently busy',
 } as const;
 
-export type EndReason = 'ended' | 'missed' | 'rejected' | 'busy';
-const END_REASONS: readonly string[] = ['ended', 'missed', 'rejected', 'busy'] satisfies EndReason[];
+export type EndReason = CallEndReason;
+const END_REASONS: readonly string[] = CallEndReason.anyOf.map((reason) => reason.const);
 const isEndReason = (reason: string): reason is EndReason => END_REASONS.includes(reason);
 
 interface CallRow extends Record<string, unknown> {

@@ -15,17 +15,17 @@ export async function findChatRow(db: Queryable, userId: number, chatId: number)
 }
 
 /** One chat as each of `userIds` (members) sees it, in one query: for per-recipient events. */
+export async function chatViewsFor(db: Queryable, chatId: number, userIds: number[], origin: string): Promise<Map<number, ChatView>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.query<ChatRow>(`${CHAT_SELECT} WHERE c.id = $1 AND m.user_id = ANY($2::bigint[])`, [chatId, userIds]);
+  return new Map(rows.map((row) => [row.viewer_id!, toChat(row, origin)]));
+}
+
 /** One member's view among those `chatViewsFor` read in this transaction (asked for, so there). */
 export function memberView(views: Map<number, ChatView>, userId: number): ChatView {
   const view = views.get(userId);
   if (!view) throw new Error(`user ${userId} has no view of the chat read for them`);
   return view;
-}
-
-export async function chatViewsFor(db: Queryable, chatId: number, userIds: number[], origin: string): Promise<Map<number, ChatView>> {
-  if (userIds.length === 0) return new Map();
-  const rows = await db.query<ChatRow>(`${CHAT_SELECT} WHERE c.id = $1 AND m.user_id = ANY($2::bigint[])`, [chatId, userIds]);
-  return new Map(rows.map((row) => [row.viewer_id!, toChat(row, origin)]));
 }
 
 /**

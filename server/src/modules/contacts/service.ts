@@ -147,6 +147,8 @@ export async function convertInvitesOnJoin(tx: Tx, events: EventLog, user: UserR
     'DELETE FROM contact_invites WHERE phone = $1 RETURNING owner_id, alias_name',
     [user.phone],
   );
+  // Several owners' logs in one transaction: their rows locked in id order first, as every writer of the log does.
+  await events.lockRecipients(tx, invites.map((invite) => invite.owner_id));
   for (const invite of invites) {
     await tx.query(
       `INSERT INTO contacts (owner_id, user_id, alias_name, phone_known) VALUES ($1, $2, $3, true)

@@ -5,7 +5,7 @@ import { HttpError, ServerStrings } from '../../http/errors.js';
 import { NUL_MESSAGE, containsNul } from '../../http/text.js';
 import { RateLimited } from '../../http/rate-limits.js';
 import { CloseCode } from '../realtime/socket-guard.js';
-import { clientFrame, type ChatRefusal, type SendFrame } from './frames.js';
+import { clientFrame, type ChatRefusal, type SendOrForwardFrame } from './frames.js';
 import { SocketPacing } from './pacing.js';
 import type { MessagesService, SendResult } from './service.js';
 
@@ -103,7 +103,7 @@ export class ChatSocketSession {
     await this.readSend(frame);
   }
 
-  private async readSend(frame: SendFrame): Promise<void> {
+  private async readSend(frame: SendOrForwardFrame): Promise<void> {
     // What they type next in this chat is a new message: its first signal goes out at once.
     this.services.typing.sent(this.userId, frame.chat_id);
     let stored: Promise<SendResult>;

@@ -1,6 +1,7 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '../../db/index.js';
 import type { EventBus } from '../../events/bus.js';
+import type { LiveSignal } from '../../events/types.js';
 import { chatUnavailable } from '../chats/repository.js';
 import { checkMaySend } from './writer.js';
 
@@ -44,7 +45,7 @@ export class TypingSignals {
     checkMaySend(row);
     const members = (row.members ?? []).map(Number);
     if (!members.includes(userId)) throw chatUnavailable();
-    const signal = { event_type: 'typing', additional_info: { chat_id: chatId, user: { id: userId, name: row.name, username: row.username } } };
+    const signal: LiveSignal = { event_type: 'typing', additional_info: { chat_id: chatId, user: { id: userId, name: row.name, username: row.username } } };
     for (const member of members) if (member !== userId) this.bus.signal(member, signal);
   }
 

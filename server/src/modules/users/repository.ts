@@ -23,13 +23,6 @@ export async function findUserByUsername(db: Queryable, username: string): Promi
  * admins, and to those who typed that number in themselves (a contact added or invited by number; not one made by
  * username or by following an invite link).
  */
-/** The profile of someone acting in this transaction, as anyone sees it (the events of what they do name them). */
-export async function actorProfile(db: Queryable, userId: number): Promise<PublicUserView> {
-  const [profile] = await publicProfiles(db, 0, 0, [userId]);
-  if (!profile) throw new Error(`user ${userId} acts but has no row`);
-  return profile;
-}
-
 export async function publicProfiles(db: Queryable, viewerId: number, viewerRole: number, ids: number[]): Promise<PublicUserView[]> {
   if (ids.length === 0) return [];
   const rows = await db.query<UserRow & { knows_phone: boolean }>(
@@ -41,4 +34,11 @@ export async function publicProfiles(db: Queryable, viewerId: number, viewerRole
   return rows.map((row) =>
     toPublic(row, { showPhone: row.knows_phone || row.id === viewerId || viewerRole >= 2, forAdmin: viewerRole >= 2 }),
   );
+}
+
+/** The profile of someone acting in this transaction, as anyone sees it (the events of what they do name them). */
+export async function actorProfile(db: Queryable, userId: number): Promise<PublicUserView> {
+  const [profile] = await publicProfiles(db, 0, 0, [userId]);
+  if (!profile) throw new Error(`user ${userId} acts but has no row`);
+  return profile;
 }
