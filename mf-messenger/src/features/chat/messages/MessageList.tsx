@@ -88,17 +88,24 @@ export function MessageList({ chat, highlight }: MessageListProps) {
   }, []);
 
   const lastTop = useRef(0);
-  const onScroll = useCallback(() => {
+  /**
+   * Reads where the scroller is now and whether the reader let go of the end; answers whether it is at the
+   * bottom. Called on every scroll event, and again right before keeping to the end: a reader's scroll is
+   * dispatched a frame later, and content that grows within that frame must not take them back down.
+   */
+  const readPosition = useCallback(() => {
     const element = scroller.current;
-    if (!element) return;
+    if (!element) return true;
     const bottom = element.scrollHeight - element.scrollTop - element.clientHeight <= BOTTOM_PX;
     // Only the reader moving up lets go of the end. Content growing below (rows measured, a picture loaded)
     // leaves scrollTop where it was, and older pages coming in above push it down: neither is the reader leaving.
+    // (The virtual list pulls it up only to compensate a reader already scrolling up, away from the bottom.)
     if (bottom) stick.current = true;
     else if (element.scrollTop < lastTop.current) stick.current = false;
     lastTop.current = element.scrollTop;
-    setAtBottom(bottom);
+    return bottom;
   }, []);
+  const onScroll = useCallback(() => setAtBottom(readPosition()), [readPosition]);
 
   const setScroller = useCallback(
     (element: HTMLElement | Window | null) => {
@@ -200,9 +207,13 @@ export function MessageList({ chat, highlight }: MessageListProps) {
         itemContent={renderMessage}
         startReached={thread.hasMore ? loadOlder : undefined}
         scrollerRef={setScroller}
-        followOutput={() => (stick.current ? 'auto' : false)}
+        followOutput={() => {
+          readPosition();
+          return stick.current ? 'auto' : false;
+        }}
         // Content grew (a new row, a picture that loaded, a row measured taller than estimated): keep to the end.
         totalListHeightChanged={() => {
+          readPosition();
           if (stick.current) toEnd();
         }}
         atBottomThreshold={BOTTOM_PX}
