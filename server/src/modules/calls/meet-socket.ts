@@ -3,7 +3,7 @@ import type { App } from '../../http/types.js';
 import { HttpError, ServerStrings, callNodeUnavailable } from '../../http/errors.js';
 import { checkOrigin } from '../realtime/socket-guard.js';
 import type { MeetClaims } from '../../security/meet-tokens.js';
-import type { MeetingClientFrame, MeetingEnvelope, MeetingServerDataMap, MeetingServerEvent } from '@messenger/protocol';
+import type { MeetingClientFrame, MeetingEnvelope } from '@messenger/protocol';
 import type { MeetingSink } from '../../media/engine.js';
 import { MeetSocketParams, MeetSocketQuery, meetingClientFrame, meetingEnvelope } from './schemas.js';
 
@@ -70,14 +70,12 @@ export async function meetSocketRoutes(app: App): Promise<void> {
         return;
       }
       // The room's frames (offers, candidates, participants…) come from the calls service and the media engine.
-      const sendFrame: MeetingSink = (event, data) => {
+      const send: MeetingSink = (event, data) => {
         const frame: MeetingEnvelope = { event, data: JSON.stringify(data) };
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
       };
-      /** A frame of this socket's own, as the contract says it. */
-      const send = <Event extends MeetingServerEvent>(event: Event, data: MeetingServerDataMap[Event]) => sendFrame(event, data);
 
-      const ready = calls.connect(claims, sendFrame, () => socket.close(1000, 'call ended')).catch((error: unknown) => {
+      const ready = calls.connect(claims, send, () => socket.close(1000, 'call ended')).catch((error: unknown) => {
         if (error instanceof HttpError && error.code === 'room_full') {
           send('full', { message: error.message });
           socket.close(4009, 'cannot join');
