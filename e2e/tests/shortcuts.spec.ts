@@ -47,8 +47,16 @@ test('the keyboard searches chats, moves between them, closes the info panel and
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(help.getByRole('rowheader', { name: 'Search chats' })).toBeVisible();
   await expect(help.getByRole('row', { name: /Next chat/ })).toContainText('Alt+↓');
+  // Behind an open dialog the shortcuts wait: the chat stays, and the search is not focused once it closes.
+  const before = page.url();
+  await page.keyboard.press('Alt+ArrowDown');
+  await page.keyboard.press('Control+k');
+  expect(page.url()).toBe(before);
+  await expect(help).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(help).toBeHidden();
+  await expect(page.getByRole('heading', { name: 'Vika' })).toBeVisible();
+  await expect(search).not.toBeFocused();
   // In the composer `?` is text, not a command.
   await page.getByRole('textbox', { name: 'Message' }).press('?');
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('?');

@@ -62,7 +62,7 @@ export { Avatar } from './ui/Avatar';
 export { Modal } from './ui/Modal';
 export { useModalStack } from './ui/modal-stack';
 export { moveFocusByArrows, type ArrowAxis } from './ui/roving-focus';
-export { Shortcuts, isTextEntry, matchesShortcut, shortcutKeys, type Shortcut } from './ui/shortcuts';
+export { Shortcuts, isTextEntry, matchesShortcut, modalOpen, shortcutKeys, type Shortcut } from './ui/shortcuts';
 export { ConfirmDialog } from './ui/ConfirmDialog';
 export { FormError, useSubmit, type Submit } from './ui/use-submit';
 export { PhoneField } from './ui/PhoneField';

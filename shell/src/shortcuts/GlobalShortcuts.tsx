@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from '@messenger/router';
-import { Shortcuts, isTextEntry, matchesShortcut } from '@messenger/shared';
+import { Shortcuts, isTextEntry, matchesShortcut, modalOpen } from '@messenger/shared';
 import { useSidebarStore } from '../layouts/useSidebarStore';
 import { ShortcutsDialog } from './ShortcutsDialog';
 
@@ -17,6 +17,7 @@ export function GlobalShortcuts() {
   const [helpOpen, setHelpOpen] = useState(false);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      if (modalOpen()) return;
       if (matchesShortcut(event, Shortcuts.search)) {
         event.preventDefault();
         const sidebar = useSidebarStore.getState();

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { NavLink, useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
-import { Avatar, Shortcuts, formatListTime, matchesShortcut, useAuthStore, useChatsStore, useDraftText, useSettingsStore } from '@messenger/shared';
+import { Avatar, Shortcuts, formatListTime, matchesShortcut, modalOpen, useAuthStore, useChatsStore, useDraftText, useSettingsStore } from '@messenger/shared';
 import { useChatRows, type ChatRowModel } from './useChatRows';
 import { messagePreview } from './preview';
 import { useTypingLabel } from '../chat/header/useTypingLabel';
@@ -83,7 +83,7 @@ function useChatSwitchKeys(rows: ChatRowModel[]): void {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const step = matchesShortcut(event, Shortcuts.nextChat) ? 1 : matchesShortcut(event, Shortcuts.previousChat) ? -1 : 0;
-      if (step === 0 || rows.length === 0) return;
+      if (step === 0 || rows.length === 0 || modalOpen()) return;
       event.preventDefault();
       const active = useChatsStore.getState().activeChatId;
       const index = rows.findIndex((row) => row.chat.id === active);

@@ -1,4 +1,4 @@
-import { Shortcuts, isTextEntry, matchesShortcut, shortcutKeys } from './shortcuts';
+import { Shortcuts, isTextEntry, matchesShortcut, modalOpen, shortcutKeys } from './shortcuts';
 
 const press = (key: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey', boolean>> = {}) => ({
   key,
@@ -38,4 +38,16 @@ test('a shortcut is shown with the keys a person presses', () => {
   expect(shortcutKeys(Shortcuts.newLine, 'Ctrl')).toEqual(['Shift', 'Enter']);
   expect(shortcutKeys(Shortcuts.close, 'Ctrl')).toEqual(['Esc']);
   expect(shortcutKeys(Shortcuts.helpKey, 'Ctrl')).toEqual(['?']);
+});
+
+test('a modal dialog is open while an element says aria-modal, not for a dialog that is not modal', () => {
+  expect(modalOpen()).toBe(false);
+  const panel = document.createElement('div');
+  panel.setAttribute('role', 'dialog');
+  document.body.append(panel);
+  expect(modalOpen()).toBe(false);
+  panel.setAttribute('aria-modal', 'true');
+  expect(modalOpen()).toBe(true);
+  panel.remove();
+  expect(modalOpen()).toBe(false);
 });

@@ -24,6 +24,14 @@ export function isTextEntry(target: EventTarget | null): boolean {
   return target instanceof HTMLInputElement && !['button', 'checkbox', 'radio', 'submit', 'reset', 'file', 'range', 'color'].includes(target.type);
 }
 
+/**
+ * Whether a modal dialog is open: the app's shortcuts then wait, as the page behind it does (a chat switched or
+ * the search focused under a dialog would change what the dialog is about, out of sight).
+ */
+export function modalOpen(): boolean {
+  return document.querySelector('[aria-modal="true"]') !== null;
+}
+
 /** The shortcuts of the app, in one place: the handlers match these and the help dialog shows their keys. */
 export const Shortcuts = {
   search: { key: 'k', mod: true },
