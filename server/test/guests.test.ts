@@ -139,6 +139,8 @@ describe('invite links and guests', () => {
     await sendText(server, existing, oldChat, 'old 1');
     await sendText(server, anna, oldChat, 'old 2');
     await request(server, 'PUT', `/chat/read?chat_id=${oldChat}`, { token: existing.token });
+    // The account no longer keeps Anna among its contacts; the guest, who came by her link, will.
+    assert.equal((await request(server, 'DELETE', `/user/contacts/${anna.id}`, { token: existing.token })).status, 200);
 
     // On another device, the same person follows Anna's link as a guest and talks to Anna.
     const { guest, chat: guestChat } = await guestVia(server, await inviteCode(server, anna));
@@ -149,8 +151,11 @@ describe('invite links and guests', () => {
     const groupId = group.body.chat.id;
     await sendText(server, guest, groupId, 'in the group');
     const upload1 = await upload(server, guest);
+    // Carl keeps the guest among his contacts (written directly: a guest has no phone or username to be added by).
+    await server.db.query(`INSERT INTO contacts (owner_id, user_id, alias_name) VALUES ($1, $2, 'Guest friend')`, [carl.id, guest.id]);
     const annaFlow = await openFlow(server, anna);
     const existingFlow = await openFlow(server, existing);
+    const carlFlow = await openFlow(server, carl);
 
     const merged = await verifyPhone(server, guest, existing.phone);
     assert.equal(merged.status, 200, JSON.stringify(merged.body));
@@ -182,6 +187,17 @@ describe('invite links and guests', () => {
     const updated = await nextEvent(annaFlow, (event) => event.event_type === 'chat-updated' && event.additional_info.chat_id === oldChat);
     assert.equal(updated.additional_info.chat.last_message.text, 'guest 2 (unread)');
     await nextEvent(existingFlow, (event) => event.event_type === 'chat-created' && event.additional_info.chat_id === groupId);
+    // The contacts move too, and every tab concerned hears of it: the account's gains Anna; Carl's guest is now the
+    // account, under the name he gave, without a phone he never typed.
+    const gained = await nextEvent(existingFlow, (event) => event.event_type === 'contact-added');
+    assert.equal(gained.additional_info.contact.id, anna.id);
+    await nextEvent(carlFlow, (event) => event.event_type === 'contact-removed' && event.additional_info.contact_id === guest.id);
+    const replaced = await nextEvent(carlFlow, (event) => event.event_type === 'contact-added');
+    assert.equal(replaced.additional_info.contact.id, existing.id);
+    assert.equal(replaced.additional_info.contact.alias_name, 'Guest friend');
+    assert.equal(replaced.additional_info.contact.phone, null);
+    const carlsContacts = await request(server, 'GET', '/user/contacts', { token: carl.token });
+    assert.deepEqual(carlsContacts.body.contacts.map((contact: any) => contact.id), [existing.id]);
     assert.equal((await request(server, 'GET', `/chat/${guestChat.id}`, { token: anna.token })).status, 404);
 
     // The guest is gone: its account is deleted and its login revoked.
@@ -193,6 +209,7 @@ describe('invite links and guests', () => {
     assert.equal(reopened.body.chat.id, oldChat);
     annaFlow.close();
     existingFlow.close();
+    carlFlow.close();
   });
 
   it('changes a full user’s phone, refusing one that belongs to someone else', async () => {

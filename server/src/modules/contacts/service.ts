@@ -1,11 +1,12 @@
 import type { Services } from '../../services.js';
-import type { Queryable, Tx } from '../../db/index.js';
+import type { Tx } from '../../db/index.js';
 import type { EventLog } from '../../events/log.js';
 import { ServerStrings, badRequest, conflict, notFound } from '../../http/errors.js';
 import { toE164 } from '../auth/phone.js';
-import { findUserById, findUserByPhone, findUserByUsername, publicProfiles } from '../users/repository.js';
+import { findUserById, findUserByPhone, findUserByUsername } from '../users/repository.js';
 import type { UserRow } from '../users/model.js';
 import { CONTACT_SELECT, type ContactView } from './model.js';
+import { contactOf, tellContactChanged, tellContactRemoved } from './events.js';
 
 export interface AddContactInput {
   user_phone?: string | undefined;
@@ -97,22 +98,12 @@ export class ContactsService {
     await this.services.db.transaction(async (tx) => {
       const deleted = await tx.query('DELETE FROM contacts WHERE owner_id = $1 AND user_id = $2 RETURNING user_id', [ownerId, userId]);
       if (deleted.length === 0) throw notFound('No such contact', 'no_such_contact');
-      // Their profile as the owner sees it now: without the phone, unless the owner may see it for another reason.
-      const [user] = await publicProfiles(tx, ownerId, owner.role, [userId]);
-      if (user) await this.services.events.append(tx, [ownerId], 'contact-removed', { contact_id: userId, user });
+      await tellContactRemoved(tx, this.services.events, owner, userId);
     });
   }
 
-  /**
-   * Tells the owner (their other tabs) that a contact was added or changed: the contact, and the person's profile as
-   * the owner now sees it (a contact whose phone the owner typed shows it everywhere). Returns the contact.
-   */
-  private async tell(tx: Tx, owner: UserRow, userId: number, eventType: 'contact-added' | 'contact-updated'): Promise<ContactView> {
-    const contact = await contactOf(tx, owner.id, userId);
-    const [user] = await publicProfiles(tx, owner.id, owner.role, [userId]);
-    if (!user) throw new Error('a contact without a profile');
-    await this.services.events.append(tx, [owner.id], eventType, { contact, user });
-    return contact;
+  private tell(tx: Tx, owner: UserRow, userId: number, eventType: 'contact-added' | 'contact-updated'): Promise<ContactView> {
+    return tellContactChanged(tx, this.services.events, owner, userId, eventType);
   }
 
   /** Records an invitation and texts the person the owner's invite link. False when the daily cap is reached. */
@@ -158,11 +149,4 @@ export async function convertInvitesOnJoin(tx: Tx, events: EventLog, user: UserR
     const contact = await contactOf(tx, invite.owner_id, user.id);
     await events.append(tx, [invite.owner_id], 'contact-joined', { contact, user: { id: user.id } });
   }
-}
-
-/** A contact just written in this transaction, as its owner sees it. */
-async function contactOf(tx: Queryable, ownerId: number, userId: number): Promise<ContactView> {
-  const [contact] = await tx.query<ContactView>(`${CONTACT_SELECT} WHERE c.owner_id = $1 AND c.user_id = $2`, [ownerId, userId]);
-  if (!contact) throw new Error('the contact just written is not there');
-  return contact;
 }

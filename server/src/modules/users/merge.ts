@@ -2,6 +2,7 @@ import type { Tx } from '../../db/index.js';
 import type { EventLog } from '../../events/log.js';
 import { chatViewsFor, lockChat, memberView } from '../chats/repository.js';
 import { actorProfile } from './repository.js';
+import { tellContactChanged, tellContactRemoved } from '../contacts/events.js';
 import { endSessions } from '../auth/sessions.js';
 import type { SocketSupervisor } from '../realtime/socket-guard.js';
 
@@ -27,8 +28,9 @@ interface GuestChat extends Record<string, unknown> {
  *   and the account itself would become a chat with oneself and is deleted.
  *
  * Then the guest is marked deleted and its logins revoked. Events: the account gets `chat-created` for each chat
- * it gains, `chat-updated` for a chat that absorbed another; other people get `chat-updated` (participants
- * changed) and `chat-deleted` for a private chat merged away.
+ * it gains, `chat-updated` for a chat that absorbed another, `contact-added` for each contact it gains; other
+ * people get `chat-updated` (participants changed), `chat-deleted` for a private chat merged away, and where they
+ * had the guest as a contact `contact-removed` for it and `contact-added` for the account (unless they had it).
  */
 export async function mergeGuestInto(
   tx: Tx,
@@ -77,20 +79,24 @@ export async function mergeGuestInto(
   await tx.query('UPDATE calls SET caller_id = $2 WHERE caller_id = $1', [guestId, accountId]);
   await tx.query('UPDATE chats SET owner_id = $2 WHERE owner_id = $1', [guestId, accountId]);
   await tx.query('UPDATE users SET invited_by = $2 WHERE invited_by = $1 AND id <> $2', [guestId, accountId]);
-  await tx.query(
+  const gainedContacts = await tx.query<{ user_id: number }>(
     `INSERT INTO contacts (owner_id, user_id, alias_name, created_at, phone_known)
      SELECT $2, user_id, alias_name, created_at, phone_known FROM contacts WHERE owner_id = $1 AND user_id <> $2
-     ON CONFLICT (owner_id, user_id) DO NOTHING`,
+     ON CONFLICT (owner_id, user_id) DO NOTHING RETURNING user_id`,
     [guestId, accountId],
   );
-  await tx.query(
+  const accountAddedBy = await tx.query<{ owner_id: number }>(
     // Those who had the guest (who had no phone) never typed the account's number: it stays hidden from them.
     `INSERT INTO contacts (owner_id, user_id, alias_name, created_at, phone_known)
      SELECT owner_id, $2, alias_name, created_at, false FROM contacts WHERE user_id = $1 AND owner_id <> $2
-     ON CONFLICT (owner_id, user_id) DO NOTHING`,
+     ON CONFLICT (owner_id, user_id) DO NOTHING RETURNING owner_id`,
     [guestId, accountId],
   );
-  await tx.query('DELETE FROM contacts WHERE owner_id = $1 OR user_id = $1', [guestId]);
+  const guestRemovedFrom = await tx.query<{ owner_id: number; role: number }>(
+    `DELETE FROM contacts c USING users u WHERE u.id = c.owner_id AND c.user_id = $1 RETURNING c.owner_id, u.role`,
+    [guestId],
+  );
+  await tx.query('DELETE FROM contacts WHERE owner_id = $1', [guestId]);
 
   const gained: number[] = []; // chats the account did not have: chat-created to it
   const updated = new Map<number, number[]>(); // chat → who gets chat-updated
@@ -133,9 +139,18 @@ export async function mergeGuestInto(
   // The guest's own tokens and sockets end with it; the person goes on with the account's.
   await endSessions(tx, sockets, guestId);
 
-  const recipients = [accountId, ...[...updated.values()].flat(), ...[...deleted.values()].flat()];
+  const contactOwners = guestRemovedFrom.map((row) => row.owner_id);
+  const recipients = [accountId, ...[...updated.values()].flat(), ...[...deleted.values()].flat(), ...contactOwners];
   await events.lockRecipients(tx, recipients);
   const account = await actorProfile(tx, accountId);
+  // Contacts: the account's tabs hear of those it gained; whoever had the guest sees it replaced by the account.
+  for (const { user_id: userId } of gainedContacts) await tellContactChanged(tx, events, account, userId, 'contact-added');
+  const addedAccount = new Set(accountAddedBy.map((row) => row.owner_id));
+  for (const owner of [...guestRemovedFrom].sort((a, b) => a.owner_id - b.owner_id)) {
+    const contactOwner = { id: owner.owner_id, role: owner.role };
+    await tellContactRemoved(tx, events, contactOwner, guestId);
+    if (addedAccount.has(owner.owner_id)) await tellContactChanged(tx, events, contactOwner, accountId, 'contact-added');
+  }
   for (const chatId of gained) {
     const view = memberView(await chatViewsFor(tx, chatId, [accountId], origin), accountId);
     await events.append(tx, [accountId], 'chat-created', { chat_id: chatId, user: account, chat: view });
