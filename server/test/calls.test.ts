@@ -259,6 +259,22 @@ describe('calls', () => {
     assert.equal(running.body.call_id, again.call.id);
   });
 
+  it('a call whose message expired while it rang ends without showing that message again', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server, { name: 'Boris' });
+    const chatId = await privateChat(server, anna, boris);
+    const annaFlow = await openFlow(server, anna);
+    const started = await call(server, anna, chatId);
+    // The chat's auto-delete time passed during the call, by the database's clock (the one its sweeper goes by).
+    await server.db.query(`UPDATE messages SET expires_at = now() - interval '1 second' WHERE id = (SELECT message_id FROM calls WHERE id = $1)`, [
+      started.call.id,
+    ]);
+    await request(server, 'POST', '/meet/reject', { token: boris.token, body: { chat_id: chatId } });
+    const ended = await nextEvent(annaFlow, (event) => event.event_type === 'hang' && event.additional_info.call_id === started.call.id);
+    assert.equal(ended.additional_info.message, null);
+    annaFlow.close();
+  });
+
   it('one call at a time: a busy callee ends the new call at once; a caller already in a call is refused', async () => {
     const [anna, boris, carl] = await Promise.all([signUp(server), signUp(server), signUp(server)]);
     const borisCarl = await privateChat(server, boris!, carl!);

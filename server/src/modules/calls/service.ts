@@ -531,9 +531,12 @@ export class CallsService {
       }
       const members = await memberIds(tx, call.chat_id);
       await this.events.lockRecipients(tx, members);
-      // An expired message (the chat's auto-delete time passed during the call) is not shown again.
-      const stored = call.message_id ? await findMessageView(tx, call.message_id) : null;
-      const message = stored && (stored.expires_at === null || Date.parse(stored.expires_at) > Date.now()) ? stored : null;
+      // An expired message (the chat's auto-delete time passed during the call) is not shown again: expired by the
+      // database's clock, the one the expiry sweeper deletes by (a node's own clock may be off).
+      const [live] = call.message_id
+        ? await tx.query<{ id: number }>('SELECT id FROM messages WHERE id = $1 AND (expires_at IS NULL OR expires_at > now())', [call.message_id])
+        : [];
+      const message = live ? await findMessageView(tx, live.id) : null;
       if (reason === 'rejected' && options.rejectedBy !== undefined) {
         const user = await actorProfile(tx, options.rejectedBy);
         await this.events.append(tx, [call.caller_id], 'call-rejected', { chat_id: call.chat_id, call_id: call.id, user });
