@@ -8,10 +8,19 @@ import { RELAY_BASE_URL, RELAY_PORT, TURN_PORT, TURN_URL } from './tests/relay-s
 import { PUSH_SERVICE_ORIGIN } from './tests/push-service';
 
 const port = Number(process.env.E2E_PORT ?? 18_080);
-// E2E_BASE_URL: run against a product already running there (e.g. `npm run cluster`, started with the
-// environment below) instead of starting one; the TURN relay and its relay-only server are still started here.
+// E2E_CLUSTER=1: against the product as a cluster (`npm run cluster`: 3 nodes behind HAProxy, NATS, Redis), on a
+// PostgreSQL database of the run's own (on TEST_POSTGRES_URL's server, as the server's tests), dropped when the
+// cluster stops. `npm test` runs the chat, groups, calls and staff journeys this way after the whole suite
+// against one node.
+const cluster = process.env.E2E_CLUSTER === '1';
+const clusterPort = Number(process.env.E2E_CLUSTER_PORT ?? 18_090);
+const clusterName = `msgr_e2e_cluster_${randomBytes(4).toString('hex')}`;
+const clusterDatabase = new URL(process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+clusterDatabase.pathname = `/${clusterName}`;
+// E2E_BASE_URL: run against a product already running there, started with the environment below, instead of
+// starting one; the TURN relay and its relay-only server are still started here.
 const external = process.env.E2E_BASE_URL;
-const baseURL = external ?? `http://localhost:${port}`;
+const baseURL = external ?? `http://localhost:${cluster ? clusterPort : port}`;
 // A fresh embedded database per run: tests never see each other's leftovers from an earlier run.
 const dataDir = mkdtempSync(join(tmpdir(), 'msgr-e2e-'));
 
@@ -77,6 +86,29 @@ const appServer: Extract<NonNullable<PlaywrightTestConfig['webServer']>, unknown
   env: { ...serverEnv, PORT: String(port), DATA_DIR: dataDir },
 };
 
+/** The same product as 3 nodes behind HAProxy on a fresh PostgreSQL database (scripts/cluster.mjs). */
+const clusterServer: typeof appServer = {
+  name: 'cluster',
+  command: 'node ../scripts/cluster.mjs',
+  url: `${baseURL}/api/health`,
+  timeout: 120_000,
+  reuseExistingServer: false,
+  // Its nodes' warnings and errors, each line with the node's name.
+  stdout: 'pipe',
+  stderr: 'pipe',
+  // On SIGTERM the cluster script stops its nodes, then drops the database.
+  gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
+  env: {
+    ...serverEnv,
+    PORT: String(clusterPort),
+    CLUSTER_NODE_PORT: String(clusterPort + 1),
+    CLUSTER_NAME: clusterName,
+    DATABASE_URL: clusterDatabase.toString(),
+    CLUSTER_DROP_DATABASE: '1',
+    DATA_DIR: dataDir,
+  },
+};
+
 export default defineConfig({
   testDir: 'tests',
   // Generous for a loaded 2-core machine (another build beside the suite): a test of three people signing up and
@@ -115,7 +147,7 @@ export default defineConfig({
     },
   },
   webServer: [
-    ...(external ? [] : [appServer]),
+    ...(external ? [] : [cluster ? clusterServer : appServer]),
     {
       // Ready once its TCP listener is up (it listens on UDP and TCP). Its stderr only says that SCTP is not
       // supported here; set both to 'pipe' when it does not start.

@@ -18,6 +18,8 @@ const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const clusterName = process.env.CLUSTER_NAME ?? 'msgr-local';
 const dataDir = process.env.DATA_DIR ?? join(root, 'data', 'cluster');
+// CLUSTER_DROP_DATABASE=1: the database is the run's own (the e2e cluster run), dropped once the nodes have stopped.
+const dropDatabaseOnStop = process.env.CLUSTER_DROP_DATABASE === '1';
 
 /** A service URL fit to print: any user name and password left out. */
 const shown = (url) => url.replace(/\/\/[^@/]*@/, '//…@');
@@ -37,25 +39,40 @@ function listening(url, defaultPort) {
   });
 }
 
-/** Creates the cluster's database when it is missing (with the server's own PostgreSQL client). */
-function ensureDatabase() {
+/**
+ * Runs `work(client, quotedName)` against the PostgreSQL server of the cluster's database, connected to its
+ * `postgres` database (with the server's own PostgreSQL client).
+ */
+function onDatabaseServer(work, failure) {
   const script = `
     const pg = require('pg');
     const target = new URL(process.argv[1]);
     const name = decodeURIComponent(target.pathname.slice(1));
+    const quoted = '"' + name.replace(/"/g, '""') + '"';
     const admin = new URL(target); admin.pathname = '/postgres';
     (async () => {
       const client = new pg.Client({ connectionString: admin.toString() });
       await client.connect();
-      const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-      if (found.rowCount === 0) await client.query('CREATE DATABASE "' + name.replace(/"/g, '""') + '"');
+      await (${work})(client, name, quoted);
       await client.end();
     })().catch((error) => { console.error(error.message); process.exit(1); });`;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', script, databaseUrl], { cwd: join(root, 'server'), stdio: 'inherit' });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`cannot create or reach the database at ${shown(databaseUrl)}`))));
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${failure} ${shown(databaseUrl)}`))));
   });
 }
+
+/** Creates the cluster's database when it is missing. */
+const ensureDatabase = () =>
+  onDatabaseServer(
+    `async (client, name, quoted) => {
+      const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (found.rowCount === 0) await client.query('CREATE DATABASE ' + quoted);
+    }`,
+    'cannot create or reach the database at',
+  );
+
+const dropDatabase = () => onDatabaseServer(`(client, name, quoted) => client.query('DROP DATABASE IF EXISTS ' + quoted + ' WITH (FORCE)')`, 'cannot drop the database at');
 
 await ensureDependencies();
 await buildStale();
@@ -111,12 +128,19 @@ const configFile = join(configDir, 'haproxy.cfg');
 writeFileSync(configFile, config);
 start('haproxy', haproxy, ['-db', '-f', configFile], {});
 
-function stop() {
+async function stop() {
+  if (stopping) return;
   stopping = true;
+  const exited = children.map((child) => (child.exitCode !== null || child.signalCode !== null ? null : new Promise((resolve) => child.once('exit', resolve))));
   for (const child of children) child.kill('SIGTERM');
-  setTimeout(() => process.exit(0), 3000).unref();
+  await Promise.race([Promise.all(exited), new Promise((resolve) => setTimeout(resolve, 3000))]);
+  if (dropDatabaseOnStop) {
+    for (const child of children) child.kill('SIGKILL');
+    await dropDatabase().catch((error) => log(error.message));
+  }
+  process.exit(0);
 }
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, stop);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void stop());
 
 // Ready when the balancer answers with a healthy node behind it.
 const deadline = Date.now() + 120_000;

@@ -1,7 +1,8 @@
 // `npm test`: everything CI checks, in the order a failure is cheapest to find.
 // Installs what the tests need (dependencies from the lockfile, Debian's Chromium, coturn and HAProxy when missing and we are root),
 // then lint, type-check, unit tests, server integration tests (PGlite and PostgreSQL), the production build,
-// the module-federation contract of each build, and end-to-end tests in Chromium against that build.
+// the module-federation contract of each build, and end-to-end tests in Chromium against that build — the whole
+// suite against one node, then the main journeys against a cluster of three.
 import { buildStale, ensureDependencies, log, pnpm } from './lib.mjs';
 import { ensureTool } from './debian-tools.mjs';
 
@@ -34,6 +35,17 @@ try {
     // The TURN relay the calls tests go through (relay-only), started by the Playwright config.
     const turnserver = await ensureTool('coturn');
     await pnpm(['--filter', '@messenger/e2e', 'run', 'test'], { env: { ...process.env, CHROMIUM_PATH: chromium, TURNSERVER_PATH: turnserver } });
+  });
+  await step('e2e-cluster', async () => {
+    // The journeys of chatting, groups, calls and the staff area once more, against the product as a cluster
+    // (issue 11): 3 nodes behind HAProxy, linked by NATS, their limits in Redis, on a fresh PostgreSQL database
+    // (e2e/playwright.config.ts, E2E_CLUSTER). Tests tagged @cluster (e2e/tests/test.ts, CLUSTER).
+    const chromium = await ensureTool('chromium');
+    const turnserver = await ensureTool('coturn');
+    await ensureTool('haproxy');
+    await pnpm(['--filter', '@messenger/e2e', 'exec', 'playwright', 'test', '--grep', '@cluster'], {
+      env: { ...process.env, CHROMIUM_PATH: chromium, TURNSERVER_PATH: turnserver, E2E_CLUSTER: '1' },
+    });
   });
   log('All tests passed');
   for (const [name, seconds] of timings) console.log(`  ${name.padEnd(12)} ${seconds.padStart(7)} s`);

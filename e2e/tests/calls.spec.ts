@@ -1,4 +1,4 @@
-import { test, type Browser, type BrowserContext, type Page } from './test';
+import { CLUSTER, test, type Browser, type BrowserContext, type Page } from './test';
 import { addContact, newPhone, openChatWith, signUpInBrowser } from './fixtures';
 import {
   CALL_TEST_TIMEOUT_MS,
@@ -43,7 +43,7 @@ async function twoPeople(browser: Browser, baseURL?: string) {
   return { anna: anna.page, boris: boris.page };
 }
 
-test('A calls B, B accepts in a new tab, both see and hear each other, A hangs up, both histories show it', async ({ browser }) => {
+test('A calls B, B accepts in a new tab, both see and hear each other, A hangs up, both histories show it', CLUSTER, async ({ browser }) => {
   const { anna, boris } = await twoPeople(browser);
 
   await anna.getByRole('button', { name: 'Call', exact: true }).click();
@@ -88,7 +88,7 @@ test('A calls B, B accepts in a new tab, both see and hear each other, A hangs u
   await expect(boris.getByRole('button', { name: /^Open the chat with Anna\. Incoming call, \d\d:\d\d/ })).toBeVisible();
 });
 
-test('the meeting connection drops and comes back: the call goes on with picture and sound', async ({ browser }) => {
+test('the meeting connection drops and comes back: the call goes on with picture and sound', CLUSTER, async ({ browser }) => {
   const { anna, boris } = await twoPeople(browser);
   await anna.getByRole('button', { name: 'Call', exact: true }).click();
   const meeting = await acceptIncoming(boris);
@@ -110,7 +110,7 @@ test('the meeting connection drops and comes back: the call goes on with picture
   await expect(callWindow(meeting, 'Anna')).toBeHidden();
 });
 
-test('one side is away longer than 5 s: the other sees "Reconnecting…" on their tile, and the call goes on when they return', async ({ browser }) => {
+test('one side is away longer than 5 s: the other sees "Reconnecting…" on their tile, and the call goes on when they return', CLUSTER, async ({ browser }) => {
   const { anna, boris } = await twoPeople(browser);
   await anna.getByRole('button', { name: 'Call', exact: true }).click();
   const meeting = await acceptIncoming(boris);
@@ -170,7 +170,7 @@ test("the camera off: the other side shows one's avatar steadily, not flicking t
   await expect(picture).toBeVisible();
 });
 
-test('the busy and "two calls at once" notices can be read in full', async ({ browser }) => {
+test('the busy and "two calls at once" notices can be read in full', CLUSTER, async ({ browser }) => {
   const anna = await person(browser, 'Anna');
   const boris = await person(browser, 'Boris');
   const carl = await person(browser, 'Carl');
@@ -202,7 +202,7 @@ test('the busy and "two calls at once" notices can be read in full', async ({ br
   await callWindow(boris.page, 'Carl').getByRole('button', { name: 'Hang up' }).click();
 });
 
-test('a declined call: the caller is told, and the call window closes', async ({ browser }) => {
+test('a declined call: the caller is told, and the call window closes', CLUSTER, async ({ browser }) => {
   const { anna, boris } = await twoPeople(browser);
   await anna.getByRole('button', { name: 'Call', exact: true }).click();
   await expect(callWindow(anna, 'Boris')).toBeVisible();
@@ -215,7 +215,7 @@ test('a declined call: the caller is told, and the call window closes', async ({
   await expect(anna.getByRole('button', { name: 'Open the chat with Boris. Outgoing call, Declined' })).toBeVisible();
 });
 
-test('a missed call: nobody answers within 60 seconds (the browser clock runs ahead)', async ({ browser }) => {
+test('a missed call: nobody answers within 60 seconds (the browser clock runs ahead)', CLUSTER, async ({ browser }) => {
   const { anna, boris } = await twoPeople(browser);
   await anna.clock.install();
   await boris.clock.install();
@@ -235,7 +235,7 @@ test('a missed call: nobody answers within 60 seconds (the browser clock runs ah
   await expect(anna.getByRole('button', { name: 'Open the chat with Boris. Outgoing call, No answer' })).toBeVisible();
 });
 
-test('a group call of three: everyone sees and hears everyone', async ({ browser }) => {
+test('a group call of three: everyone sees and hears everyone', CLUSTER, async ({ browser }) => {
   const anna = await person(browser, 'Anna');
   const boris = await person(browser, 'Boris');
   const carl = await person(browser, 'Carl');

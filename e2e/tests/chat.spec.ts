@@ -1,7 +1,7 @@
-import { expect, test } from './test';
+import { CLUSTER, expect, test } from './test';
 import { newPhone, signUpInBrowser } from './fixtures';
 
-test('two people sign in, become contacts and chat live; a reload keeps them signed in', async ({ browser }) => {
+test('two people sign in, become contacts and chat live; a reload keeps them signed in', CLUSTER, async ({ browser }) => {
   const anna = await browser.newContext();
   const boris = await browser.newContext();
   const annaPage = await anna.newPage();

@@ -1,7 +1,7 @@
-import { expect, test } from './test';
+import { CLUSTER, expect, test } from './test';
 import { STAFF_PHONE, addContact, newPhone, send, signUpAdminInBrowser, signUpInBrowser } from './fixtures';
 
-test('a group of three: created, renamed, a member added and one removed', async ({ browser }) => {
+test('a group of three: created, renamed, a member added and one removed', CLUSTER, async ({ browser }) => {
   const page = async () => (await browser.newContext()).newPage();
   const [anna, boris, carl, dora] = [await page(), await page(), await page(), await page()];
   const phones = { boris: newPhone(), carl: newPhone(), dora: newPhone() };
@@ -61,7 +61,7 @@ test('a group of three: created, renamed, a member added and one removed', async
   await expect(carl.getByRole('link', { name: /Mountain trip|Weekend trip/ })).toHaveCount(0);
 });
 
-test('a secret chat made by staff, joined by its code', async ({ browser }) => {
+test('a secret chat made by staff, joined by its code', CLUSTER, async ({ browser }) => {
   const staff = await (await browser.newContext()).newPage();
   const user = await (await browser.newContext()).newPage();
   await signUpAdminInBrowser(staff, 'Stella Staff', STAFF_PHONE);

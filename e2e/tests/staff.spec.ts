@@ -1,7 +1,7 @@
-import { expect, test } from './test';
+import { CLUSTER, expect, test } from './test';
 import { ADMIN_PHONE, THIRD_ADMIN_PHONE, codeFor, contentInset, newPhone, send, signInStaff, signUpAdminInBrowser, signUpInBrowser } from './fixtures';
 
-test('admin and manager: a manager is added, signs in with passwords, runs a secret chat; the admin oversees it', async ({ browser }) => {
+test('admin and manager: a manager is added, signs in with passwords, runs a secret chat; the admin oversees it', CLUSTER, async ({ browser }) => {
   const admin = await (await browser.newContext()).newPage();
   await signUpAdminInBrowser(admin, 'Ada Admin', ADMIN_PHONE);
 

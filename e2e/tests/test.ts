@@ -47,3 +47,10 @@ export const test = base.extend<{ cspViolations: string[] }>({
 });
 
 export { expect };
+
+/**
+ * The journeys whose server side differs on a cluster (sockets on other nodes, calls rung or answered through
+ * another node, limits and staff state in shared stores): `npm test` runs them once more against 3 nodes
+ * (`--grep @cluster`, with E2E_CLUSTER=1).
+ */
+export const CLUSTER = { tag: '@cluster' };
