@@ -1,5 +1,5 @@
 // `npm run bench`: performance figures (not pass/fail); docs/performance.md says how to read them.
-//   server: open-loop delivery side by side with Prosody (a ramp to the knee, p99 and loss per step, CPU per
+//   server: open-loop delivery side by side with Prosody and through 3 nodes + NATS (a ramp to the knee, p99 and loss per step, CPU per
 //           message, the server's CPU profile at its ceiling, SQL statements per message), group fan-out, 20 000
 //           idle sockets, history pages of a 1 000 000-message chat, a restart under load; send → ack latency,
 //           resume replay rate and one person flooding (PGlite, PostgreSQL); the SFU's CPU in calls of 2, 4 and 8

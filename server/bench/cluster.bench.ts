@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { startCluster, testNatsUrl, type TestServer } from '../test/helpers/server.js';
 import { SocketProbe, chatSocketUrl, events, flowUrl, privateChat, signUp } from '../test/helpers/client.js';
-import { postgresReachable } from './postgres.js';
+import { postgresReachable } from './reachable.js';
 
 const SENDS = 500;
 

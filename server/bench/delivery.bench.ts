@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import { SocketProbe, chatSocketUrl, events, flowUrl, privateChat, signUp } from '../test/helpers/client.js';
-import { postgresReachable } from './postgres.js';
+import { postgresReachable } from './reachable.js';
 
 const SEQUENTIAL = 300;
 const SENDERS = 10;

@@ -3,7 +3,7 @@
 // pass/fail: server-side time (Fastify's inject, no network), p50 and p99 over repeated reads.
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import { privateChat, signUp } from '../test/helpers/client.js';
-import { postgresReachable } from './postgres.js';
+import { postgresReachable } from './reachable.js';
 
 const MESSAGES = Number(process.env.HISTORY_MESSAGES ?? 1_000_000);
 const READS = 1_000;

@@ -5,7 +5,7 @@
 // RESTART_NODE_ARGS passes flags to the server's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the start).
 import { PAIRS } from './open-loop/driver.js';
 import { MessengerTarget } from './open-loop/messenger.js';
-import { postgresReachable } from './postgres.js';
+import { postgresReachable } from './reachable.js';
 
 const RATE = Number(process.env.RESTART_RATE ?? 1_000);
 const SECONDS = 20;

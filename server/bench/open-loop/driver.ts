@@ -60,8 +60,10 @@ const CLOCK_TICKS = 100; // USER_HZ on Linux
 export function cpuSeconds(pid: number): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // After "pid (comm) ": state is field 0, utime 11, stime 12.
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    // After "pid (comm) ": state is field 0, utime 11, stime 12, and the children it has reaped 13 and 14: a
+    // PostgreSQL backend that exits mid-step (a node's pool letting an idle connection go) moves its time into
+    // the postmaster's, so the sum over the postmaster and its live children never goes down.
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
   } catch {
     return 0;
   }

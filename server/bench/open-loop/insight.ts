@@ -80,6 +80,8 @@ export async function profileAtRate(options: {
   port: number;
   serverCpu: number;
   rate: number;
+  /** Server nodes (a cluster over NATS, PostgreSQL only): each writes its profile; the first one's is summarised. */
+  nodes?: number;
 }): Promise<void> {
   const database = options.database ?? 'postgres';
   mkdirSync(resultsDir, { recursive: true });
@@ -90,6 +92,7 @@ export async function profileAtRate(options: {
     port: options.port,
     serverCpu: options.serverCpu,
     nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir],
+    nodes: options.nodes ?? 1,
   });
   const microsNow = () => Number(process.hrtime.bigint() / 1000n);
   const window = { from: 0, to: 0 };
@@ -103,8 +106,9 @@ export async function profileAtRate(options: {
   } finally {
     await target.close();
   }
-  const file = existsSync(profileDir) ? readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile')) : undefined;
-  console.log(`\nCPU profile of the server on ${database === 'postgres' ? 'PostgreSQL' : 'PGlite'} at ${options.rate} messages/s:`);
+  const file = existsSync(profileDir) ? readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile')).sort()[0] : undefined;
+  const nodes = (options.nodes ?? 1) > 1 ? `, one of ${options.nodes} nodes,` : '';
+  console.log(`\nCPU profile of the server${nodes} on ${database === 'postgres' ? 'PostgreSQL' : 'PGlite'} at ${options.rate} messages/s:`);
   if (!file) {
     console.log('  (no profile was written)');
     return;

@@ -28,6 +28,12 @@ export interface MessengerOptions {
   databaseSettings?: Record<string, string>;
   /** Who talks to whom (private pairs by default; groups are group chats). */
   topology?: Topology;
+  /**
+   * Server nodes (PostgreSQL only; default 1). With more, the nodes (on ports `port`, `port + 1`, …) are linked by
+   * the NATS at `natsUrl` and person i connects to node i mod nodes, so every message of a pair crosses nodes.
+   */
+  nodes?: number;
+  natsUrl?: string;
 }
 
 /**
@@ -192,9 +198,23 @@ export function pin(pids: number[], cpuList: string): void {
   for (const pid of pids) spawnSync('taskset', ['-a', '-cp', cpuList, String(pid)], { stdio: 'ignore' });
 }
 
+/** The local NATS server's process (pinned beside the nodes in a cluster run). */
+function natsServerPids(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/stat`, 'utf8').includes('(nats-server)');
+      } catch {
+        return false;
+      }
+    });
+}
+
 export class MessengerTarget implements Target {
   readonly name: string;
-  private child: ChildProcess | null = null;
+  private children: ChildProcess[] = [];
   private people: Person[] = [];
   private deliver: (to: number, id: number) => void = () => undefined;
   private dataDir = '';
@@ -204,8 +224,27 @@ export class MessengerTarget implements Target {
   databaseName = '';
 
   constructor(private readonly options: MessengerOptions) {
-    this.name = options.database === 'pglite' ? 'messenger on PGlite (embedded, synced to disk)' : 'messenger on PostgreSQL';
-    this.base = `http://127.0.0.1:${options.port}`;
+    if (this.nodes > 1 && options.database !== 'postgres') throw new Error('several nodes need PostgreSQL');
+    this.name =
+      options.database === 'pglite'
+        ? 'messenger on PGlite (embedded, synced to disk)'
+        : this.nodes > 1
+          ? `messenger, ${this.nodes} nodes + NATS, PostgreSQL`
+          : 'messenger on PostgreSQL';
+    this.base = this.nodeBase(0);
+  }
+
+  private get nodes(): number {
+    return this.options.nodes ?? 1;
+  }
+
+  private nodeBase(node: number): string {
+    return `http://127.0.0.1:${this.options.port + node}`;
+  }
+
+  /** The first node's process (the only one of a single-node run). */
+  private get child(): ChildProcess | null {
+    return this.children[0] ?? null;
   }
 
   private databaseUrl = '';
@@ -233,6 +272,7 @@ export class MessengerTarget implements Target {
         await client.end();
       };
       pin(postgresPids(), String(this.options.serverCpu));
+      if (this.nodes > 1) pin(natsServerPids(), String(this.options.serverCpu));
     }
     this.databaseUrl = databaseUrl;
     await this.startProcess();
@@ -241,6 +281,7 @@ export class MessengerTarget implements Target {
 
   /** Kills the server with SIGKILL and starts it again on the same data; people reconnect and resume. */
   async restart(): Promise<void> {
+    if (this.nodes > 1) throw new Error('restart() is for a single node');
     const child = this.child;
     if (child && child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -251,15 +292,25 @@ export class MessengerTarget implements Target {
   }
 
   private async startProcess(): Promise<void> {
+    const clusterName = `msgr-bench-${randomBytes(3).toString('hex')}`;
+    // Nodes start one after another: the first migrates the fresh database alone.
+    this.children = [];
+    for (let node = 0; node < this.nodes; node += 1) this.children.push(await this.startNode(node, clusterName));
+  }
+
+  private async startNode(node: number, clusterName: string): Promise<ChildProcess> {
     const databaseUrl = this.databaseUrl;
-    this.child = spawn(
+    const cluster =
+      this.nodes > 1 ? { NATS_URL: this.options.natsUrl ?? 'nats://127.0.0.1:4222', NODE_ID: `bench-${node + 1}`, CLUSTER_NAME: clusterName } : {};
+    const child = spawn(
       'taskset',
       ['-c', String(this.options.serverCpu), process.execPath, ...(this.options.nodeArgs ?? []), join(serverDir, 'dist', 'main.js')],
       {
         cwd: this.options.cwd ?? this.dataDir,
         env: {
           ...process.env,
-          PORT: String(this.options.port),
+          ...cluster,
+          PORT: String(this.options.port + node),
           HOST: '127.0.0.1',
           DATA_DIR: this.dataDir,
           DATABASE_URL: databaseUrl,
@@ -277,9 +328,9 @@ export class MessengerTarget implements Target {
     );
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const healthy = await fetch(`${this.base}/api/health`).then((response) => response.ok, () => false);
-      if (healthy) break;
-      if (Date.now() > deadline || this.child.exitCode !== null) throw new Error('the server did not start');
+      const healthy = await fetch(`${this.nodeBase(node)}/api/health`).then((response) => response.ok, () => false);
+      if (healthy) return child;
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error('the server did not start');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
@@ -310,24 +361,26 @@ export class MessengerTarget implements Target {
       }
       for (let member = index; member < index + groupSize; member += 1) chats[member] = chatId;
     }
-    const ws = this.base.replace('http', 'ws');
-    this.people = signedIn.map(
-      (person, index) => new Person(index, person.id, person.token, chats[index]!, ws, (to, id) => this.deliver(to, id)),
-    );
+    this.people = signedIn.map((person, index) => {
+      const ws = this.nodeBase(index % this.nodes).replace('http', 'ws');
+      return new Person(index, person.id, person.token, chats[index]!, ws, (to, id) => this.deliver(to, id));
+    });
     await Promise.all(this.people.map((person) => person.connect()));
   }
 
   serverPids(): number[] {
-    const own = this.child?.pid === undefined ? [] : [this.child.pid];
-    return this.options.database === 'postgres' ? [...own, ...postgresPids()] : own;
+    const own = this.children.flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
+    const nats = this.nodes > 1 ? natsServerPids() : [];
+    return this.options.database === 'postgres' ? [...own, ...postgresPids(), ...nats] : own;
   }
 
   databasePids(): number[] {
     return this.options.database === 'postgres' ? postgresPids() : [];
   }
 
+  /** Resident memory of the server's node processes, together. */
   serverRss(): number {
-    return this.child?.pid === undefined ? 0 : rssBytes(this.child.pid);
+    return this.children.reduce((sum, child) => sum + (child.pid === undefined ? 0 : rssBytes(child.pid)), 0);
   }
 
   send(from: number, id: number): void {
@@ -364,14 +417,17 @@ export class MessengerTarget implements Target {
   /** Stops the server with SIGINT (so a `--cpu-prof` profile is written) and removes its data. */
   async close(): Promise<void> {
     for (const person of this.people) person.close();
-    const child = this.child;
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGINT');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
+    await Promise.all(
+      this.children.map(async (child) => {
+        if (child.exitCode !== null) return;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGINT');
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }),
+    );
     if (this.options.database === 'postgres') pin(postgresPids(), '0-1');
+    if (this.nodes > 1) pin(natsServerPids(), '0-1');
     await this.dropDatabase?.();
     rmSync(this.dataDir, { recursive: true, force: true });
   }

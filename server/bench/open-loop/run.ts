@@ -5,14 +5,15 @@
 // stopping at the first step with p99 > 200 ms or any message lost. The server (and PostgreSQL's processes) run
 // on CPU 0, this load generator on CPU 1. Prints a table per server and the summary for docs/performance.md.
 //   BENCH_QUICK=1          shorter steps (2 s + 5 s), for trying the benchmark out
-//   BENCH_TARGETS=a,b      which servers: prosody, postgres, pglite (default: all three)
+//   BENCH_TARGETS=a,b      which servers: prosody, postgres, cluster (3 nodes + NATS on PostgreSQL), pglite
+//                          (default: all four)
 // Then group fan-out on our server: 100 groups of 10, every member sending to their group.
 import { spawnSync } from 'node:child_process';
 import { OpenLoop, PAIRS, type StepResult, type Target, type Topology } from './driver.js';
 import { MessengerTarget } from './messenger.js';
 import { ProsodyTarget, ensureProsody } from './prosody.js';
 import { countStatements, profileAtRate } from './insight.js';
-import { postgresReachable } from '../postgres.js';
+import { natsReachable, postgresReachable } from '../reachable.js';
 
 const SERVER_CPU = 0;
 const GENERATOR_CPU = 1;
@@ -28,7 +29,9 @@ const WARMUP_SECONDS = quick ? 2 : 5;
 const MEASURE_SECONDS = quick ? 5 : 20;
 const P99_LIMIT_MS = 200;
 const postgresUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const targets = (process.env.BENCH_TARGETS ?? 'prosody,postgres,pglite').split(',').map((name) => name.trim());
+const natsUrl = process.env.NATS_URL || 'nats://127.0.0.1:4222';
+const CLUSTER_NODES = 3;
+const targets = (process.env.BENCH_TARGETS ?? 'prosody,postgres,cluster,pglite').split(',').map((name) => name.trim());
 
 spawnSync('taskset', ['-cp', String(GENERATOR_CPU), String(process.pid)], { stdio: 'ignore' });
 
@@ -87,12 +90,20 @@ for (const name of targets) {
       continue;
     }
     target = new ProsodyTarget((port += 1), SERVER_CPU);
-  } else if (name === 'postgres' || name === 'pglite') {
-    if (name === 'postgres' && !(await postgresReachable(postgresUrl))) {
-      console.log('\npostgres: skipped (nothing reachable; set DATABASE_URL)');
+  } else if (name === 'postgres' || name === 'pglite' || name === 'cluster') {
+    if (name !== 'pglite' && !(await postgresReachable(postgresUrl))) {
+      console.log(`\n${name}: skipped (no PostgreSQL reachable; set DATABASE_URL)`);
       continue;
     }
-    target = new MessengerTarget({ database: name, postgresUrl, port: (port += 1), serverCpu: SERVER_CPU });
+    if (name === 'cluster' && !(await natsReachable(natsUrl))) {
+      console.log(`\ncluster: skipped (no NATS at ${natsUrl}; set NATS_URL)`);
+      continue;
+    }
+    // The nodes of a cluster share the server's core with PostgreSQL and NATS: the figure is the cluster path's
+    // overhead (a hop through NATS for every delivery, three processes), not more capacity.
+    const nodes = name === 'cluster' ? CLUSTER_NODES : 1;
+    target = new MessengerTarget({ database: name === 'pglite' ? 'pglite' : 'postgres', postgresUrl, port: (port += 1), serverCpu: SERVER_CPU, nodes, natsUrl });
+    port += nodes;
   } else throw new Error(`unknown target ${name}`);
   try {
     await target.start();
@@ -134,7 +145,7 @@ if (targets.includes('postgres') && (await postgresReachable(postgresUrl)) && pr
 }
 
 // Where the time goes at the ceiling, and how many statements a message costs, on PostgreSQL.
-const postgresSummary = summaries.find((summary) => summary.name.includes('PostgreSQL'));
+const postgresSummary = summaries.find((summary) => summary.name === 'messenger on PostgreSQL');
 if (postgresSummary && process.env.BENCH_INSIGHT !== '0') {
   const knee = postgresSummary.at200?.rate ?? RATES[0]!;
   await profileAtRate({ postgresUrl, port: (port += 1), serverCpu: SERVER_CPU, rate: knee });
