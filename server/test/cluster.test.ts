@@ -1,30 +1,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { createPostgresDatabase, startCluster, testDatabase, testNatsUrl, testRedisUrl, type TestServer } from './helpers/server.js';
 import { SocketProbe, WAIT_MS, chatSocketUrl, events, flowUrl, mediaTokens, pngBytes, privateChat, request, sendText, signUp, upload, waitFor } from './helpers/client.js';
 import { startS3 } from './helpers/s3.js';
+import { listening } from './helpers/process.js';
 import { S3FileStorage } from '../src/modules/files/s3-storage.js';
 import { makeStaff } from './helpers/staff.js';
 import { MeetClient } from './helpers/meet-client.js';
 import { Role } from '../src/modules/users/actor.js';
 import { openDatabase } from '../src/db/index.js';
 import { migrations } from '../src/db/migrations/index.js';
-
-/** Whether something listens at a service's address (our machines run NATS on 4222 and Redis on 6379). */
-function listening(url: string, defaultPort: number): Promise<boolean> {
-  const { hostname, port } = new URL(url.split(',')[0]!);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || defaultPort) });
-    socket.setTimeout(2000, () => socket.destroy());
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('close', () => resolve(false));
-  });
-}
 
 // Several nodes over one PostgreSQL, linked by NATS, their limits in Redis (issue 11). PGlite is one process's
 // own database, so the cluster runs in the PostgreSQL half of the suite only. Without NATS or Redis it is skipped
