@@ -78,7 +78,6 @@ export async function mergeGuestInto(
   await tx.query('UPDATE files SET owner_id = $2 WHERE owner_id = $1', [guestId, accountId]);
   await tx.query('UPDATE calls SET caller_id = $2 WHERE caller_id = $1', [guestId, accountId]);
   await tx.query('UPDATE chats SET owner_id = $2 WHERE owner_id = $1', [guestId, accountId]);
-  await tx.query('UPDATE users SET invited_by = $2 WHERE invited_by = $1 AND id <> $2', [guestId, accountId]);
   const gainedContacts = await tx.query<{ user_id: number }>(
     `INSERT INTO contacts (owner_id, user_id, alias_name, created_at, phone_known)
      SELECT $2, user_id, alias_name, created_at, phone_known FROM contacts WHERE owner_id = $1 AND user_id <> $2
@@ -142,6 +141,9 @@ export async function mergeGuestInto(
   const contactOwners = guestRemovedFrom.map((row) => row.owner_id);
   const recipients = [accountId, ...[...updated.values()].flat(), ...[...deleted.values()].flat(), ...contactOwners];
   await events.lockRecipients(tx, recipients);
+  // Only now the rows of those the guest invited: some are recipients (the inviter is each one's contact), and the
+  // log's rows are locked in id order first, as every writer of it does.
+  await tx.query('UPDATE users SET invited_by = $2 WHERE invited_by = $1 AND id <> $2', [guestId, accountId]);
   const account = await actorProfile(tx, accountId);
   // Contacts: the account's tabs hear of those it gained; whoever had the guest sees it replaced by the account.
   for (const { user_id: userId } of gainedContacts) await tellContactChanged(tx, events, account, userId, 'contact-added');
