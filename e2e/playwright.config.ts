@@ -9,13 +9,13 @@ import { PUSH_SERVICE_ORIGIN } from './tests/push-service';
 
 const port = Number(process.env.E2E_PORT ?? 18_080);
 // E2E_CLUSTER=1: against the product as a cluster (`npm run cluster`: 3 nodes behind HAProxy, NATS, Redis), on a
-// PostgreSQL database of the run's own (on TEST_POSTGRES_URL's server, as the server's tests), dropped when the
-// cluster stops. `npm test` runs the chat, groups, calls and staff journeys this way after the whole suite
+// PostgreSQL database of the run's own (on DATABASE_URL's server, as the server's tests; the local one by
+// default), dropped when the cluster stops. `npm test` runs the chat, groups, calls and staff journeys this way after the whole suite
 // against one node.
 const cluster = process.env.E2E_CLUSTER === '1';
 const clusterPort = Number(process.env.E2E_CLUSTER_PORT ?? 18_090);
 const clusterName = `msgr_e2e_cluster_${randomBytes(4).toString('hex')}`;
-const clusterDatabase = new URL(process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+const clusterDatabase = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
 clusterDatabase.pathname = `/${clusterName}`;
 // E2E_BASE_URL: run against a product already running there, started with the environment below, instead of
 // starting one; the TURN relay and its relay-only server are still started here.

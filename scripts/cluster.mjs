@@ -3,10 +3,9 @@
 // explains the same topology on several machines. Ctrl-C stops everything it started.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildStale, ensureDependencies, log, root } from './lib.mjs';
+import { buildStale, ensureDependencies, listening, log, root } from './lib.mjs';
 import { ensureTool } from './debian-tools.mjs';
 import { haproxyConfig } from './haproxy-config.mjs';
 
@@ -24,23 +23,8 @@ const dropDatabaseOnStop = process.env.CLUSTER_DROP_DATABASE === '1';
 /** A service URL fit to print: any user name and password left out. */
 const shown = (url) => url.replace(/\/\/[^@/]*@/, '//…@');
 
-/** Whether something listens at a service's address. */
-function listening(url, defaultPort) {
-  const { hostname, port: given } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(given || defaultPort) });
-    socket.setTimeout(2000, () => socket.destroy());
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('close', () => resolve(false));
-    socket.once('error', () => resolve(false));
-  });
-}
-
 /**
- * Runs `work(client, quotedName)` against the PostgreSQL server of the cluster's database, connected to its
+ * Runs `work(client, name, quotedName)` against the PostgreSQL server of the cluster's database, connected to its
  * `postgres` database (with the server's own PostgreSQL client).
  */
 function onDatabaseServer(work, failure) {
@@ -51,7 +35,8 @@ function onDatabaseServer(work, failure) {
     const quoted = '"' + name.replace(/"/g, '""') + '"';
     const admin = new URL(target); admin.pathname = '/postgres';
     (async () => {
-      const client = new pg.Client({ connectionString: admin.toString() });
+      // Bounded: stopping must end within the e2e run's 15 s grace, never hang on an unreachable server.
+      const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 5000, statement_timeout: 8000 });
       await client.connect();
       await (${work})(client, name, quoted);
       await client.end();
@@ -74,6 +59,24 @@ const ensureDatabase = () =>
 
 const dropDatabase = () => onDatabaseServer(`(client, name, quoted) => client.query('DROP DATABASE IF EXISTS ' + quoted + ' WITH (FORCE)')`, 'cannot drop the database at');
 
+// Stopping (Ctrl-C, or the e2e run's SIGTERM) may come at any point from here on: whatever was started by then
+// is stopped, and a database of the run's own is dropped even before a node was started.
+const children = [];
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  const exited = children.map((child) => (child.exitCode !== null || child.signalCode !== null ? null : new Promise((resolve) => child.once('exit', resolve))));
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.race([Promise.all(exited), new Promise((resolve) => setTimeout(resolve, 3000))]);
+  if (dropDatabaseOnStop) {
+    for (const child of children) child.kill('SIGKILL');
+    await dropDatabase().catch((error) => log(error.message));
+  }
+  process.exit(0);
+}
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void stop());
+
 await ensureDependencies();
 await buildStale();
 const haproxy = await ensureTool('haproxy');
@@ -86,8 +89,6 @@ for (const [name, url, defaultPort, variable] of [
 }
 await ensureDatabase();
 
-const children = [];
-let stopping = false;
 function start(name, command, args, env) {
   const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   for (const stream of [child.stdout, child.stderr]) {
@@ -128,19 +129,6 @@ const configFile = join(configDir, 'haproxy.cfg');
 writeFileSync(configFile, config);
 start('haproxy', haproxy, ['-db', '-f', configFile], {});
 
-async function stop() {
-  if (stopping) return;
-  stopping = true;
-  const exited = children.map((child) => (child.exitCode !== null || child.signalCode !== null ? null : new Promise((resolve) => child.once('exit', resolve))));
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.race([Promise.all(exited), new Promise((resolve) => setTimeout(resolve, 3000))]);
-  if (dropDatabaseOnStop) {
-    for (const child of children) child.kill('SIGKILL');
-    await dropDatabase().catch((error) => log(error.message));
-  }
-  process.exit(0);
-}
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void stop());
 
 // Ready when the balancer answers with a healthy node behind it.
 const deadline = Date.now() + 120_000;

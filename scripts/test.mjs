@@ -3,7 +3,7 @@
 // then lint, type-check, unit tests, server integration tests (PGlite and PostgreSQL), the production build,
 // the module-federation contract of each build, and end-to-end tests in Chromium against that build — the whole
 // suite against one node, then the main journeys against a cluster of three.
-import { buildStale, ensureDependencies, log, pnpm } from './lib.mjs';
+import { buildStale, ensureDependencies, listening, log, pnpm } from './lib.mjs';
 import { ensureTool } from './debian-tools.mjs';
 
 const only = new Set(process.argv.slice(2)); // e.g. `npm test -- unit e2e`
@@ -40,6 +40,18 @@ try {
     // The journeys of chatting, groups, calls and the staff area once more, against the product as a cluster
     // (issue 11): 3 nodes behind HAProxy, linked by NATS, their limits in Redis, on a fresh PostgreSQL database
     // (e2e/playwright.config.ts, E2E_CLUSTER). Tests tagged @cluster (e2e/tests/test.ts, CLUSTER).
+    // Like the server's cluster test: skipped with a clear line where a service is missing, except under CI=true.
+    const services = [
+      ['PostgreSQL', process.env.DATABASE_URL || 'postgres://127.0.0.1:5432', 5432],
+      ['NATS', process.env.NATS_URL || 'nats://127.0.0.1:4222', 4222],
+      ['Redis', process.env.REDIS_URL || 'redis://127.0.0.1:6379', 6379],
+    ];
+    const missing = [];
+    for (const [name, url, port] of services) if (!(await listening(url, port))) missing.push(name);
+    if (missing.length > 0 && process.env.CI !== 'true') {
+      log(`e2e-cluster: skipped (not running here: ${missing.join(', ')})`);
+      return;
+    }
     const chromium = await ensureTool('chromium');
     const turnserver = await ensureTool('coturn');
     await ensureTool('haproxy');
