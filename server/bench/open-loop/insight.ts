@@ -80,7 +80,7 @@ export async function profileAtRate(options: {
   port: number;
   serverCpu: number;
   rate: number;
-  /** Server nodes (a cluster over NATS, PostgreSQL only): each writes its profile; the first one's is summarised. */
+  /** Server nodes (a cluster over NATS, PostgreSQL only): each writes its profile; one of them is summarised. */
   nodes?: number;
 }): Promise<void> {
   const database = options.database ?? 'postgres';

@@ -295,13 +295,17 @@ export class MessengerTarget implements Target {
     const clusterName = `msgr-bench-${randomBytes(3).toString('hex')}`;
     // Nodes start one after another: the first migrates the fresh database alone.
     this.children = [];
-    for (let node = 0; node < this.nodes; node += 1) this.children.push(await this.startNode(node, clusterName));
+    for (let node = 0; node < this.nodes; node += 1) await this.startNode(node, clusterName);
   }
 
-  private async startNode(node: number, clusterName: string): Promise<ChildProcess> {
+  /** Starts one node (kept in `children` at once, so that `close()` stops it even if it never becomes healthy). */
+  private async startNode(node: number, clusterName: string): Promise<void> {
     const databaseUrl = this.databaseUrl;
+    // One node is one process alone, whatever NATS_URL or REDIS_URL the bench itself was given.
     const cluster =
-      this.nodes > 1 ? { NATS_URL: this.options.natsUrl ?? 'nats://127.0.0.1:4222', NODE_ID: `bench-${node + 1}`, CLUSTER_NAME: clusterName } : {};
+      this.nodes > 1
+        ? { NATS_URL: this.options.natsUrl ?? 'nats://127.0.0.1:4222', NODE_ID: `bench-${node + 1}`, CLUSTER_NAME: clusterName }
+        : { NATS_URL: '', REDIS_URL: '' };
     const child = spawn(
       'taskset',
       ['-c', String(this.options.serverCpu), process.execPath, ...(this.options.nodeArgs ?? []), join(serverDir, 'dist', 'main.js')],
@@ -326,10 +330,11 @@ export class MessengerTarget implements Target {
         stdio: ['ignore', 'ignore', 'inherit'],
       },
     );
+    this.children.push(child);
     const deadline = Date.now() + 60_000;
     for (;;) {
       const healthy = await fetch(`${this.nodeBase(node)}/api/health`).then((response) => response.ok, () => false);
-      if (healthy) return child;
+      if (healthy) return;
       if (Date.now() > deadline || child.exitCode !== null) throw new Error('the server did not start');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

@@ -151,6 +151,13 @@ if (postgresSummary && process.env.BENCH_INSIGHT !== '0') {
   await profileAtRate({ postgresUrl, port: (port += 1), serverCpu: SERVER_CPU, rate: knee });
   await countStatements({ postgresUrl, port: (port += 1), serverCpu: SERVER_CPU });
 }
+// And in one of three nodes, where the cluster path's cost shows (docs/performance.md, "Several nodes").
+const clusterSummary = summaries.find((summary) => summary.name.includes('nodes + NATS'));
+if (clusterSummary && process.env.BENCH_INSIGHT !== '0') {
+  const rate = clusterSummary.at200?.rate ?? RATES[0]!;
+  await profileAtRate({ postgresUrl, port: (port += 1), serverCpu: SERVER_CPU, rate, nodes: CLUSTER_NODES });
+  port += CLUSTER_NODES;
+}
 // And on the embedded PGlite, where the database runs inside the server process.
 const pgliteSummary = summaries.find((summary) => summary.name.includes('PGlite'));
 if (pgliteSummary && process.env.BENCH_INSIGHT !== '0') {
