@@ -90,8 +90,8 @@ export function MessageList({ chat, highlight }: MessageListProps) {
   const lastTop = useRef(0);
   /**
    * Reads where the scroller is now and whether the reader let go of the end; answers whether it is at the
-   * bottom. Called on every scroll event, and again right before keeping to the end: a reader's scroll is
-   * dispatched a frame later, and content that grows within that frame must not take them back down.
+   * bottom. Called on every scroll event, and again right before keeping to the end as content grows: a reader's
+   * scroll is dispatched a frame later, and content that grows within that frame must not take them back down.
    */
   const readPosition = useCallback(() => {
     const element = scroller.current;
@@ -207,10 +207,7 @@ export function MessageList({ chat, highlight }: MessageListProps) {
         itemContent={renderMessage}
         startReached={thread.hasMore ? loadOlder : undefined}
         scrollerRef={setScroller}
-        followOutput={() => {
-          readPosition();
-          return stick.current ? 'auto' : false;
-        }}
+        followOutput={() => (stick.current ? 'auto' : false)}
         // Content grew (a new row, a picture that loaded, a row measured taller than estimated): keep to the end.
         totalListHeightChanged={() => {
           readPosition();
