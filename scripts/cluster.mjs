@@ -5,7 +5,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildStale, ensureDependencies, listening, log, root } from './lib.mjs';
+import { buildStale, ensureDependencies, log, root } from './lib.mjs';
+import { listening } from './listening.mjs';
 import { ensureTool } from './debian-tools.mjs';
 import { haproxyConfig } from './haproxy-config.mjs';
 

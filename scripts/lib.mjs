@@ -5,7 +5,6 @@ import { existsSync, readFileSync, statSync, readdirSync, writeFileSync } from '
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
-import { connect } from 'node:net';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const PNPM_VERSION = '10.34.9';
@@ -90,21 +89,6 @@ export async function buildStale({ force = false } = {}) {
   const filters = stale.flatMap((app) => ['--filter', `./${app}`]);
   await pnpm([...filters, '--workspace-concurrency=1', 'run', 'build']);
   for (const app of stale) writeFileSync(join(root, app, 'dist', '.build-stamp'), new Date().toISOString());
-}
-
-/** Whether something listens at a service's address (`url`'s first server, `defaultPort` when it names none). */
-export function listening(url, defaultPort) {
-  const { hostname, port } = new URL(url.split(',')[0]);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || defaultPort) });
-    socket.setTimeout(2000, () => socket.destroy());
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('close', () => resolve(false));
-    socket.once('error', () => resolve(false));
-  });
 }
 
 export function isRoot() {

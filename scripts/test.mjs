@@ -3,7 +3,8 @@
 // then lint, type-check, unit tests, server integration tests (PGlite and PostgreSQL), the production build,
 // the module-federation contract of each build, and end-to-end tests in Chromium against that build — the whole
 // suite against one node, then the main journeys against a cluster of three.
-import { buildStale, ensureDependencies, listening, log, pnpm } from './lib.mjs';
+import { buildStale, ensureDependencies, log, pnpm } from './lib.mjs';
+import { listening } from './listening.mjs';
 import { ensureTool } from './debian-tools.mjs';
 
 const only = new Set(process.argv.slice(2)); // e.g. `npm test -- unit e2e`

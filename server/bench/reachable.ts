@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { listening } from '../test/helpers/process.js';
+import { listening } from '../../scripts/listening.mjs';
 
 /** Whether a PostgreSQL answers at `url` within 2 s: benchmarks skip its half with a clear line when not. */
 export async function postgresReachable(url: string): Promise<boolean> {

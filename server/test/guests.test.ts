@@ -212,6 +212,44 @@ describe('invite links and guests', () => {
     carlFlow.close();
   });
 
+  it('merges a guest that its own account kept as a contact, and keeps a merged chat with no message in its place', async () => {
+    const anna = await signUp(server, { name: 'Anna' });
+    const existing = await signUp(server, { name: 'Existing' });
+    // The account's chat with Anna had one message, since deleted: the chat keeps the time of its last activity.
+    const oldChat = await privateChat(server, existing, anna);
+    const only = await sendText(server, existing, oldChat, 'deleted later');
+    assert.equal((await request(server, 'DELETE', `/chat/message/${only.message.id}`, { token: existing.token })).status, 200);
+    const before = (await request(server, 'GET', `/chat/${oldChat}`, { token: anna.token })).body.chat;
+    assert.ok(before.last_message_at, 'a chat whose last message was deleted keeps its last activity');
+
+    // The same person, as a guest by Anna's link, says nothing; the account keeps the guest among its contacts.
+    const { guest } = await guestVia(server, await inviteCode(server, anna));
+    await server.db.query(`INSERT INTO contacts (owner_id, user_id, alias_name) VALUES ($1, $2, 'Me elsewhere')`, [existing.id, guest.id]);
+    const existingFlow = await openFlow(server, existing);
+
+    const merged = await verifyPhone(server, guest, existing.phone);
+    assert.equal(merged.status, 200, JSON.stringify(merged.body));
+    const token = merged.body.jwt_info.access_token;
+    // The account's tabs drop the guest from its contacts, and never list the account as its own contact.
+    await nextEvent(existingFlow, (event) => event.event_type === 'contact-removed' && event.additional_info.contact_id === guest.id);
+    const contacts = await request(server, 'GET', '/user/contacts', { token });
+    assert.deepEqual(
+      contacts.body.contacts.map((contact: any) => contact.id),
+      [anna.id],
+      'Anna (gained from the guest), not the account itself',
+    );
+    const [self] = await server.db.query<{ count: number }>('SELECT count(*)::int AS count FROM contacts WHERE owner_id = $1 AND user_id = $1', [existing.id]);
+    assert.equal(self!.count, 0);
+    // One chat with Anna, still with a time in the list.
+    const list = await request(server, 'GET', '/chat/list', { token });
+    const withAnna = list.body.chats.find((row: any) => row.id === oldChat);
+    assert.ok(withAnna, JSON.stringify(list.body.chats));
+    assert.equal(withAnna.last_message, null);
+    assert.ok(withAnna.last_message_at, 'not emptied by the merge');
+    assert.ok(new Date(withAnna.last_message_at) >= new Date(before.last_message_at));
+    existingFlow.close();
+  });
+
   it('changes a full user’s phone, refusing one that belongs to someone else', async () => {
     const anna = await signUp(server);
     const boris = await signUp(server);

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,20 +20,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Whether something listens at a service's address (its first server when `url` lists several). */
-export function listening(url: string, defaultPort: number): Promise<boolean> {
-  const { hostname, port } = new URL(url.split(',')[0]!);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || defaultPort) });
-    socket.setTimeout(2000, () => socket.destroy());
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('close', () => resolve(false));
-  });
-}
+export { listening } from '../../../scripts/listening.mjs';
 
 /**
  * The real server as its own process (`src/main.ts`) over a database that outlives it — a folder for PGlite, a

@@ -192,12 +192,15 @@ async function absorbPrivateChat(tx: Tx, from: number, into: number, guestId: nu
       WHERE t.chat_id = $1`,
     [into],
   );
+  // With no live message in either, the chat keeps its place in the list: the later of the two chats' last activity
+  // (as message deletion does).
   await tx.query(
-    `UPDATE chats c SET last_message_id = latest.id, last_message_at = latest.created_at
+    `UPDATE chats c SET last_message_id = latest.id,
+            last_message_at = coalesce(latest.created_at, greatest(c.last_message_at, (SELECT last_message_at FROM chats WHERE id = $2)))
        FROM (SELECT (SELECT id FROM messages WHERE chat_id = $1 AND deleted_at IS NULL ORDER BY id DESC LIMIT 1) AS id) pick
        LEFT JOIN messages latest ON latest.id = pick.id
       WHERE c.id = $1`,
-    [into],
+    [into, from],
   );
   await tx.query('DELETE FROM chats WHERE id = $1', [from]);
 }

@@ -1,0 +1,1 @@
+export function listening(url: string, defaultPort: number): Promise<boolean>;
