@@ -12,10 +12,15 @@ export async function openDatabase(options: {
   dataDir?: string | undefined;
   /** Embedded only: whether commits are synced to disk (always, but for a benchmark measuring what that costs). */
   durable?: boolean;
+  /** Embedded in memory only: the data folder to start from (tests start each server from one migrated copy). */
+  pgliteTemplate?: Blob | undefined;
 }): Promise<Db> {
   const db = options.databaseUrl
     ? await openPostgres(options.databaseUrl)
-    : await openPglite(options.dataDir === undefined ? undefined : join(options.dataDir, 'db'), { durable: options.durable });
+    : await openPglite(options.dataDir === undefined ? undefined : join(options.dataDir, 'db'), {
+        durable: options.durable,
+        ...(options.pgliteTemplate && options.dataDir === undefined ? { loadDataDir: options.pgliteTemplate } : {}),
+      });
   try {
     await migrate(db);
   } catch (error) {

@@ -12,6 +12,8 @@ export interface PgliteOptions {
    * an OS crash or power loss, not only a killed process. Only benchmarks turn it off, to measure its cost.
    */
   durable?: boolean;
+  /** In memory only: start from this data folder (`PGlite.dumpDataDir`) instead of an empty database. */
+  loadDataDir?: Blob;
 }
 
 /**
@@ -27,16 +29,24 @@ function durableStartParams(): string[] {
  * at a time. On disk it is durable by default (see DurableNodeFS).
  */
 export async function openPglite(dataDir: string | undefined, options: PgliteOptions = {}): Promise<Db> {
+  return pgliteDb(await createPglite(dataDir, options));
+}
+
+/** The PGlite instance openPglite wraps: on disk (durable unless told otherwise), or in memory. */
+export async function createPglite(dataDir: string | undefined, options: PgliteOptions = {}): Promise<PGlite> {
   // bigint columns (ids, seq, counts) come back as numbers, as node-postgres is told to do too.
   const parsers = { [types.INT8]: (value: string) => Number(value) };
-  let pg: PGlite;
   if (dataDir && options.durable !== false) {
     fs.mkdirSync(dataDir, { recursive: true });
-    pg = await PGlite.create({ fs: new DurableNodeFS(dataDir), startParams: durableStartParams(), parsers });
-  } else {
-    if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-    pg = await PGlite.create(dataDir, { parsers });
+    return PGlite.create({ fs: new DurableNodeFS(dataDir), startParams: durableStartParams(), parsers });
   }
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  // In memory from a saved data folder (tests: a migrated empty database, instead of initdb and migrations again).
+  return PGlite.create(dataDir, { parsers, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
+}
+
+/** Our `Db` over one PGlite instance. */
+export function pgliteDb(pg: PGlite): Db {
   const runner = new StatementRunner(pg);
   // The one connection, taken by a whole transaction or by one statement at a time, in the order asked.
   const connection = new Mutex();

@@ -1,10 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openDatabase, type Db } from '../../src/db/index.js';
+import { createPglite, pgliteDb } from '../../src/db/pglite.js';
+import { migrate } from '../../src/db/migrate.js';
+import { migrations } from '../../src/db/migrations/index.js';
 import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/http/types.js';
 
@@ -89,6 +93,34 @@ export async function createPostgresDatabase(prefix = 'msgr_test'): Promise<{ da
 }
 
 /**
+ * A migrated empty PGlite database, saved once for every test process (in the system's temp folder, named by the
+ * migrations and PGlite's version): a server started from it skips initdb and the migrations, 0.45 s instead of
+ * about 1.5 s. Each server still runs `migrate`, which finds nothing to do.
+ */
+let pgliteTemplate: Promise<Blob> | undefined;
+function migratedPgliteTemplate(): Promise<Blob> {
+  pgliteTemplate ??= (async () => {
+    const pgliteVersion = JSON.parse(readFileSync(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')).version;
+    const key = createHash('sha256').update(JSON.stringify(migrations)).update(pgliteVersion).digest('hex').slice(0, 16);
+    const file = join(tmpdir(), `msgr-test-pglite-${key}.tar`);
+    try {
+      return new Blob([await readFile(file)]);
+    } catch {
+      // Not saved yet: make it, and save it whole under its name (processes racing here each write their own copy).
+      const pg = await createPglite(undefined);
+      await migrate(pgliteDb(pg));
+      const dump = await pg.dumpDataDir('none');
+      await pg.close();
+      const partial = `${file}.${process.pid}`;
+      await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+      await rename(partial, file);
+      return dump;
+    }
+  })();
+  return pgliteTemplate;
+}
+
+/**
  * A real server on a random port over a fresh database: in-memory PGlite, or a PostgreSQL database created for
  * this server alone and dropped when it closes, so runs never collide.
  */
@@ -107,7 +139,8 @@ export async function startServer(
   const config = testConfig(filesDir, { ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env });
   // In-memory PGlite unless asked otherwise: nothing to clean up, nothing shared between servers.
   const dataDir = options.onDisk && !databaseUrl ? await mkdtemp(join(tmpdir(), 'msgr-data-')) : undefined;
-  const db = await openDatabase({ databaseUrl, dataDir, durable: options.durable });
+  const template = !databaseUrl && !dataDir ? await migratedPgliteTemplate() : undefined;
+  const db = await openDatabase({ databaseUrl, dataDir, durable: options.durable, pgliteTemplate: template });
   return serveNode(config, db, async () => {
     await db.close();
     await dropDatabase?.();
