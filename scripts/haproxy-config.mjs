@@ -5,10 +5,10 @@
 // (its database or NATS gone) gets no new requests until it passes twice. A connection refused by a node that died
 // before its health checks noticed is tried again on another (`retries` + `option redispatch`), so a client
 // reconnecting after a node's loss gets a live node at once rather than errors for the checks' two seconds.
-// With the development SMS provider each node keeps its own outbox, so sign-in codes are asked for (a sign-in's
-// send-code, a guest's phone) and read on the first node while it is up. The outbox answers only to this machine and refuses proxied requests
-// (X-Forwarded-For): the balancer listens on loopback only, so for that backend it forwards as this machine,
-// without the header. No global maxconn: HAProxy sizes it from the file-descriptor limit it is given.
+// The development SMS outbox (`/api/dev/`, every node's holds every code: the nodes share it over NATS) answers only
+// to this machine and refuses proxied requests (X-Forwarded-For): the balancer listens on loopback only, so it
+// reads the outbox through a backend that forwards as this machine, without the header (the first node while it
+// is up). No global maxconn: HAProxy sizes it from the file-descriptor limit it is given.
 
 /**
  * @param {{ port: number, nodes: Array<{ id: string, port: number }> }} cluster
@@ -28,7 +28,7 @@ defaults
 
 frontend messenger
   bind 127.0.0.1:${port}
-  acl dev_sms path_beg /api/dev/ /api/auth/send-code /api/user/phone
+  acl dev_sms path_beg /api/dev/
   use_backend first_node if dev_sms
   default_backend nodes
 

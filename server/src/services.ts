@@ -91,6 +91,7 @@ export async function createServices(
   }
   const secrets = await loadSecrets(db, config.jwtSecret);
   const devSms = config.sms.provider === 'dev' ? new DevSmsProvider(logger) : undefined;
+  if (devSms && cluster) devSms.onSent = cluster.shareDevOutbox(devSms);
   const sms =
     devSms ??
     new HttpSmsProvider({ url: config.sms.httpUrl!, token: config.sms.httpToken, sender: config.sms.httpSender });

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPostgresDatabase, startCluster, testDatabase, testNatsUrl, testRedisUrl, type TestServer } from './helpers/server.js';
-import { SocketProbe, WAIT_MS, chatSocketUrl, events, flowUrl, mediaTokens, pngBytes, privateChat, request, sendText, signUp, upload, waitFor } from './helpers/client.js';
+import { SocketProbe, WAIT_MS, chatSocketUrl, codeFor, events, flowUrl, mediaTokens, pngBytes, privateChat, randomPhone, request, sendText, signUp, upload, waitFor } from './helpers/client.js';
 import { startS3 } from './helpers/s3.js';
 import { listening } from './helpers/process.js';
 import { S3FileStorage } from '../src/modules/files/s3-storage.js';
@@ -58,6 +58,20 @@ describe('a cluster of two nodes linked by NATS', { skip }, () => {
     assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b), 'in seq order');
     assert.equal(new Set(seqs).size, seqs.length, 'no duplicates');
     borisOnB.close();
+  });
+
+  it('a sign-in code texted through node B is in the development outbox of node A too, and signs in through A', async () => {
+    const phone = randomPhone();
+    assert.equal((await request(nodeB, 'POST', '/auth/send-code', { body: { phone } })).status, 200);
+    let code = '';
+    await waitFor(async () => {
+      const outbox = await request(nodeA, 'GET', `/dev/sms?phone=${encodeURIComponent(phone)}`);
+      code = outbox.status === 200 ? outbox.body.code : '';
+      return code !== '';
+    }, 'the code in the outbox of node A');
+    assert.equal(code, await codeFor(nodeB, phone), 'the same code on both nodes');
+    const signedIn = await request(nodeA, 'POST', '/auth/sign-in', { body: { phone, code } });
+    assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
   });
 
   it('a typing signal sent through node A reaches the other person on node B (and on A), once each, without a seq', async () => {

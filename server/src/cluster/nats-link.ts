@@ -11,6 +11,8 @@ import type { RemoteSocketControl } from '../modules/realtime/socket-guard.js';
 const eventsSubject = (cluster: string, userId: number) => `${cluster}.events.${userId}`;
 const sessionsSubject = (cluster: string) => `${cluster}.sessions.end`;
 const callsEndedSubject = (cluster: string) => `${cluster}.calls.ended`;
+/** Development only (the dev SMS provider, refused in production): every code "sent", so any node's outbox has it. */
+const devSmsSubject = (cluster: string) => `${cluster}.dev.sms`;
 
 export interface NatsLinkHandlers {
   /** Another node committed an event of this person: ring their sockets here. */
@@ -64,6 +66,32 @@ export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
       },
     });
     void this.watchStatus();
+  }
+
+  /**
+   * Shares the development SMS outbox across the cluster: a code texted by one node can be read from any node's
+   * `GET /api/dev/sms`, as from a single server. Called only while the dev provider is active.
+   */
+  shareDevOutbox(outbox: { record(phone: string, code: string): void }): (phone: string, code: string) => void {
+    this.connection.subscribe(devSmsSubject(this.cluster), {
+      callback: (error, message) => {
+        if (error) return this.logger.warn({ err: error }, 'NATS: dev outbox subscription failed');
+        try {
+          const { phone, code } = JSON.parse(this.decoder.decode(message.data)) as { phone: string; code: string };
+          outbox.record(phone, code);
+        } catch (parseError) {
+          this.logger.warn({ err: parseError }, 'NATS: unreadable dev outbox message');
+        }
+      },
+    });
+    return (phone, code) => {
+      if (this.connection.isClosed()) return;
+      try {
+        this.connection.publish(devSmsSubject(this.cluster), this.encoder.encode(JSON.stringify({ phone, code })));
+      } catch (error) {
+        this.logger.warn({ err: error }, 'NATS: dev outbox entry not shared');
+      }
+    };
   }
 
   /** A call ended on another node: the node holding its room closes it (set by the calls service). */

@@ -57,11 +57,7 @@ export class AuthService {
     return { is_manager: isManager, password_set: false, resend_after: this.services.config.otp.resendSeconds };
   }
 
-  /**
-   * Makes a code for `phone` (with every limit of sign-in) and texts it; a code that cannot be sent is dropped.
-   * A route that calls this goes in scripts/haproxy-config.mjs's `dev_sms` list: a local cluster's development
-   * outbox is each node's own, so the code must be made on the node the tests read it from.
-   */
+  /** Makes a code for `phone` (with every limit of sign-in) and texts it; a code that cannot be sent is dropped. */
   async deliverCode(phone: string, ip: string): Promise<void> {
     const code = await this.otp.create(phone, ip);
     try {

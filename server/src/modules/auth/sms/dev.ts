@@ -9,14 +9,24 @@ import type { SmsProvider } from './provider.js';
 export class DevSmsProvider implements SmsProvider {
   readonly name = 'dev';
   private readonly latestCode = new Map<string, string>();
+  /** In a cluster: tells the other nodes of each code, so that every node's outbox has it (services.ts). */
+  onSent: ((phone: string, code: string) => void) | null = null;
 
   constructor(private readonly logger: FastifyBaseLogger) {}
 
   async send(phone: string, text: string): Promise<void> {
     const code = /\b(\d{6})\b/.exec(text)?.[1];
-    if (code) this.latestCode.set(phone, code);
+    if (code) {
+      this.record(phone, code);
+      this.onSent?.(phone, code);
+    }
     // Printed on purpose: this provider exists so that a developer can read the code.
     this.logger.info(`[dev sms] to ${phone}: ${text}`);
+  }
+
+  /** A code sent to `phone`, here or by another node of the cluster. */
+  record(phone: string, code: string): void {
+    this.latestCode.set(phone, code);
   }
 
   codeFor(phone: string): string | undefined {
