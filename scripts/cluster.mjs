@@ -91,6 +91,7 @@ for (const [name, url, defaultPort, variable] of [
 await ensureDatabase();
 
 function start(name, command, args, env) {
+  if (stopping) return undefined; // stopped meanwhile (during a wait): nothing new that stop() would miss
   const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   for (const stream of [child.stdout, child.stderr]) {
     stream.on('data', (chunk) => {
@@ -122,6 +123,17 @@ for (const node of nodes) {
     // HAProxy says who the client is (X-Forwarded-For): per-address limits count people, not the balancer.
     TRUST_PROXY: 'true',
   });
+}
+
+// The balancer starts once every node answers its health check: started before, it marks each one DOWN (a
+// warning per node and backend in the log) and then UP again as they come.
+const nodesDeadline = Date.now() + 120_000;
+for (const node of nodes) {
+  while (!stopping && Date.now() < nodesDeadline) {
+    const healthy = await fetch(`http://127.0.0.1:${node.port}/api/health`).then((response) => response.ok, () => false);
+    if (healthy) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 const config = haproxyConfig({ port, nodes });
