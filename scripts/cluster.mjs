@@ -109,8 +109,9 @@ function start(name, command, args, env) {
 const filesDir = join(dataDir, 'files');
 mkdirSync(filesDir, { recursive: true });
 const nodes = Array.from({ length: NODES }, (_, index) => ({ id: `node-${index + 1}`, port: firstNodePort + index }));
+const nodeProcesses = new Map();
 for (const node of nodes) {
-  start(node.id, process.execPath, ['--enable-source-maps', join(root, 'server', 'dist', 'main.js')], {
+  nodeProcesses.set(node.id, start(node.id, process.execPath, ['--enable-source-maps', join(root, 'server', 'dist', 'main.js')], {
     HOST: '127.0.0.1',
     PORT: String(node.port),
     NODE_ID: node.id,
@@ -122,16 +123,18 @@ for (const node of nodes) {
     DATA_DIR: dataDir,
     // HAProxy says who the client is (X-Forwarded-For): per-address limits count people, not the balancer.
     TRUST_PROXY: 'true',
-  });
+  }));
 }
 
 // The balancer starts once every node answers its health check: started before, it marks each one DOWN (a
 // warning per node and backend in the log) and then UP again as they come.
+// A node that exited is not waited for (its exit is in the log; the balancer leaves it out).
 const nodesDeadline = Date.now() + 120_000;
+const health = (url) => fetch(url, { signal: AbortSignal.timeout(2000) }).then((response) => response.ok, () => false);
 for (const node of nodes) {
-  while (!stopping && Date.now() < nodesDeadline) {
-    const healthy = await fetch(`http://127.0.0.1:${node.port}/api/health`).then((response) => response.ok, () => false);
-    if (healthy) break;
+  const child = nodeProcesses.get(node.id);
+  while (!stopping && Date.now() < nodesDeadline && child && child.exitCode === null && child.signalCode === null) {
+    if (await health(`http://127.0.0.1:${node.port}/api/health`)) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -142,12 +145,10 @@ const configFile = join(configDir, 'haproxy.cfg');
 writeFileSync(configFile, config);
 start('haproxy', haproxy, ['-db', '-f', configFile], {});
 
-
 // Ready when the balancer answers with a healthy node behind it.
 const deadline = Date.now() + 120_000;
 for (;;) {
-  const healthy = await fetch(`http://127.0.0.1:${port}/api/health`).then((response) => response.ok, () => false);
-  if (healthy) break;
+  if (await health(`http://127.0.0.1:${port}/api/health`)) break;
   if (Date.now() > deadline) {
     log('The cluster did not become healthy within 2 minutes');
     stop();

@@ -26,6 +26,19 @@ import { SocketSupervisor } from './modules/realtime/socket-guard.js';
 import type { NatsLink } from './cluster/nats-link.js';
 import type { Redis } from 'ioredis';
 
+/** Whether every server of a NATS_URL is on this machine (loopback). */
+function natsOnLoopback(natsUrl: string | undefined): boolean {
+  if (!natsUrl) return false;
+  return natsUrl.split(',').every((server) => {
+    try {
+      const { hostname } = new URL(server.trim().includes('://') ? server.trim() : `nats://${server.trim()}`);
+      return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** What the route plugins share, decorated onto the Fastify instance rather than imported as globals. */
 export interface Services {
   config: Config;
@@ -91,7 +104,9 @@ export async function createServices(
   }
   const secrets = await loadSecrets(db, config.jwtSecret);
   const devSms = config.sms.provider === 'dev' ? new DevSmsProvider(logger) : undefined;
-  if (devSms && cluster) devSms.onSent = cluster.shareDevOutbox(devSms);
+  // Codes cross NATS only where it is this machine's own (`npm run cluster`): on a shared network anyone who can
+  // reach NATS could read them. Elsewhere each node keeps its own outbox.
+  if (devSms && cluster && natsOnLoopback(config.natsUrl)) devSms.onSent = cluster.shareDevOutbox(devSms);
   const sms =
     devSms ??
     new HttpSmsProvider({ url: config.sms.httpUrl!, token: config.sms.httpToken, sender: config.sms.httpSender });

@@ -219,8 +219,8 @@ describe('invite links and guests', () => {
     const oldChat = await privateChat(server, existing, anna);
     const only = await sendText(server, existing, oldChat, 'deleted later');
     assert.equal((await request(server, 'DELETE', `/chat/message/${only.message.id}`, { token: existing.token })).status, 200);
-    const before = (await request(server, 'GET', `/chat/${oldChat}`, { token: anna.token })).body.chat;
-    assert.ok(before.last_message_at, 'a chat whose last message was deleted keeps its last activity');
+    const beforeMerge = (await request(server, 'GET', `/chat/${oldChat}`, { token: anna.token })).body.chat;
+    assert.ok(beforeMerge.last_message_at, 'a chat whose last message was deleted keeps its last activity');
 
     // The same person, as a guest by Anna's link, says nothing; the account keeps the guest among its contacts.
     const { guest } = await guestVia(server, await inviteCode(server, anna));
@@ -246,7 +246,7 @@ describe('invite links and guests', () => {
     assert.ok(withAnna, JSON.stringify(list.body.chats));
     assert.equal(withAnna.last_message, null);
     assert.ok(withAnna.last_message_at, 'not emptied by the merge');
-    assert.ok(new Date(withAnna.last_message_at) >= new Date(before.last_message_at));
+    assert.ok(new Date(withAnna.last_message_at) >= new Date(beforeMerge.last_message_at));
     existingFlow.close();
   });
 

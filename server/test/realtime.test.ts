@@ -266,6 +266,27 @@ describe('socket security', () => {
     assert.equal((await sendText(server, anna, chatId, '😀'.repeat(10_001))).error, 'message_too_long');
   });
 
+  it('closes a socket sent a frame over 64 KiB with 1009 (too big), before the frame is read; one at the limit is answered', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    const frame = (size: number) => {
+      const base = JSON.stringify({ type: 'send', client_id: 'x', chat_id: chatId, text: '' });
+      return base.replace('"text":""', `"text":"${'x'.repeat(size - base.length)}"`);
+    };
+    const atLimit = await SocketProbe.open(chatSocketUrl(server, anna.token));
+    atLimit.send(frame(64 * 1024));
+    // Read and refused by the frame's own rules (its text is far too long), on a socket that stays open.
+    const answered = await atLimit.until((frames) => frames.length > 0);
+    assert.equal(typeof answered[0].error, 'string', JSON.stringify(answered[0]).slice(0, 200));
+    assert.equal(atLimit.closeCode, undefined);
+    atLimit.close();
+    const over = await SocketProbe.open(chatSocketUrl(server, anna.token));
+    over.send(frame(64 * 1024 + 1));
+    assert.equal(await over.closed(), 1009);
+    assert.deepEqual(over.frames, []);
+  });
+
   it('closes a socket when its access token expires', async () => {
     const anna = await signUp(server);
     const flow = await SocketProbe.open(flowUrl(server, anna.token));

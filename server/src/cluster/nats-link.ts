@@ -77,8 +77,8 @@ export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
       callback: (error, message) => {
         if (error) return this.logger.warn({ err: error }, 'NATS: dev outbox subscription failed');
         try {
-          const { phone, code } = JSON.parse(this.decoder.decode(message.data)) as { phone: string; code: string };
-          outbox.record(phone, code);
+          const { phone, code } = JSON.parse(this.decoder.decode(message.data)) as { phone: unknown; code: unknown };
+          if (typeof phone === 'string' && typeof code === 'string') outbox.record(phone, code);
         } catch (parseError) {
           this.logger.warn({ err: parseError }, 'NATS: unreadable dev outbox message');
         }

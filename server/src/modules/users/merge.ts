@@ -193,7 +193,7 @@ async function absorbPrivateChat(tx: Tx, from: number, into: number, guestId: nu
     [into],
   );
   // With no live message in either, the chat keeps its place in the list: the later of the two chats' last activity
-  // (as message deletion does).
+  // (as message deletion keeps a chat's).
   await tx.query(
     `UPDATE chats c SET last_message_id = latest.id,
             last_message_at = coalesce(latest.created_at, greatest(c.last_message_at, (SELECT last_message_at FROM chats WHERE id = $2)))
