@@ -193,11 +193,13 @@ async function absorbPrivateChat(tx: Tx, from: number, into: number, guestId: nu
     [into],
   );
   // With no live message in either, the chat keeps its place in the list: the later of the two chats' last activity
-  // (as message deletion keeps a chat's).
+  // (as message deletion keeps a chat's). A message past its auto-delete time is no last message, as there.
   await tx.query(
     `UPDATE chats c SET last_message_id = latest.id,
             last_message_at = coalesce(latest.created_at, greatest(c.last_message_at, (SELECT last_message_at FROM chats WHERE id = $2)))
-       FROM (SELECT (SELECT id FROM messages WHERE chat_id = $1 AND deleted_at IS NULL ORDER BY id DESC LIMIT 1) AS id) pick
+       FROM (SELECT (SELECT id FROM messages
+                      WHERE chat_id = $1 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+                      ORDER BY id DESC LIMIT 1) AS id) pick
        LEFT JOIN messages latest ON latest.id = pick.id
       WHERE c.id = $1`,
     [into, from],
