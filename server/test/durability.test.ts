@@ -7,7 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { openPglite } from '../src/db/pglite.js';
+import { PGlite } from '@electric-sql/pglite';
+import { durableStartParams, openPglite, PGLITE_SHARED_BUFFERS } from '../src/db/pglite.js';
+import { DurableNodeFS } from '../src/db/pglite-durable-fs.js';
+import { ParallelFsync } from '../src/db/pglite-parallel-fsync.js';
 import { testDatabase } from './helpers/server.js';
 
 // An acknowledgement means the message is on disk: a COMMIT must not return before an fsync of the write-ahead log.
@@ -28,10 +31,10 @@ describe('durability of a commit', () => {
       });
       const wal = synced.filter((path) => path.startsWith(join(dir, 'pg_wal')));
       assert.ok(wal.length >= 1, `no fsync of the WAL before COMMIT returned (synced: ${synced.join(', ') || 'nothing'})`);
-      const settings = await db.query<{ fsync: string; sync: string }>(
-        "SELECT current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS sync",
+      const settings = await db.query<{ fsync: string; sync: string; buffers: string }>(
+        "SELECT current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS sync, current_setting('shared_buffers') AS buffers",
       );
-      assert.deepEqual(settings[0], { fsync: 'on', sync: 'on' });
+      assert.deepEqual(settings[0], { fsync: 'on', sync: 'on', buffers: PGLITE_SHARED_BUFFERS });
     } finally {
       fs.fsyncSync = realFsync;
       await db.close();
@@ -84,6 +87,72 @@ describe('durability of a commit', () => {
     } finally {
       fs.fsyncSync = realFsync;
       await db?.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("embedded PGlite's checkpoint has its data files fsynced (on a worker) before it syncs the WAL or the control file", { skip: testDatabase !== 'pglite' }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'msgr-checkpoint-'));
+    const events: string[] = [];
+    const path = (fd: number) => fs.readlinkSync(`/proc/self/fd/${fd}`).slice(dir.length + 1);
+    const watched = () => {
+      const syncs = new ParallelFsync();
+      return {
+        defer: (fd: number) => (events.push(`defer ${path(fd)}`), syncs.defer(fd)),
+        owes: (fd: number) => syncs.owes(fd),
+        barrier: () => (events.push('barrier'), syncs.barrier()),
+        close: () => syncs.close(),
+      };
+    };
+    const realFsync = fs.fsyncSync;
+    const pg = await PGlite.create({
+      fs: new DurableNodeFS(dir, watched),
+      startParams: durableStartParams(),
+    });
+    try {
+      await pg.exec('CREATE TABLE notes (id serial PRIMARY KEY, text text NOT NULL); CREATE INDEX ON notes (text)');
+      await pg.exec("INSERT INTO notes (text) SELECT md5(n::text) FROM generate_series(1, 2000) AS n");
+      fs.fsyncSync = (fd: number) => {
+        events.push(`sync ${path(fd)}`);
+        realFsync(fd);
+      };
+      events.length = 0;
+      await pg.exec('CHECKPOINT');
+      const deferred = events.filter((event) => event.startsWith('defer '));
+      assert.ok(deferred.some((event) => /^defer base\/\d+\/\d+$/.test(event)), `no data file's fsync went to the worker: ${events.join(', ')}`);
+      assert.ok(deferred.every((event) => !/pg_wal|pg_control/.test(event)), 'the WAL and the control file are synced in place');
+      // Every fsync made in place waits first for the data files' fsyncs handed out before it.
+      let owed = 0;
+      for (const event of events) {
+        if (event.startsWith('defer ')) owed += 1;
+        else if (event === 'barrier') owed = 0;
+        else assert.equal(owed, 0, `${event} ran with ${owed} data-file fsyncs still on the worker (${events.join(', ')})`);
+      }
+      assert.ok(events.some((event) => event === 'sync global/pg_control'), 'the checkpoint synced the control file');
+    } finally {
+      fs.fsyncSync = realFsync;
+      await pg.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a failed fsync on the worker is thrown by the next barrier, and a later one still waits', async () => {
+    const syncs = new ParallelFsync();
+    const dir = await mkdtemp(join(tmpdir(), 'msgr-fsync-'));
+    const file = fs.openSync(join(dir, 'data'), 'w');
+    try {
+      const closed = fs.openSync(join(dir, 'closed'), 'w');
+      fs.closeSync(closed);
+      syncs.defer(closed); // EBADF: a descriptor that is no longer open
+      assert.throws(() => syncs.barrier(), /fsync of a data file failed \(errno 9\)/);
+      fs.writeSync(file, 'kept');
+      syncs.defer(file);
+      assert.equal(syncs.owes(file), true);
+      syncs.barrier();
+      assert.equal(syncs.owes(file), false);
+    } finally {
+      await syncs.close();
+      fs.closeSync(file);
       await rm(dir, { recursive: true, force: true });
     }
   });

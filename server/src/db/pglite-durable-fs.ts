@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
+import { ParallelFsync } from './pglite-parallel-fsync.js';
 
 type EmscriptenOptions = Parameters<NodeFS['init']>[1];
 type PostgresModule = Parameters<NonNullable<EmscriptenOptions['preRun']>[number]>[0];
@@ -13,11 +14,22 @@ interface EmscriptenNode {
 interface EmscriptenStream {
   nfd?: number;
   node: EmscriptenNode;
+  /** The path it was opened by, inside Emscripten's file system. */
+  path?: string;
 }
 type Ops = Record<string, (...args: never[]) => unknown>;
 interface NodeFsModule {
   NODEFS: { stream_ops: Ops; node_ops: Ops };
 }
+
+/**
+ * A relation's data file (a table's or an index's, any fork or segment: `base/5/16644_fsm.1`, `global/1262`),
+ * whose fsync a checkpoint makes before its own record; not `global/pg_control`, the WAL or the SLRUs.
+ */
+const DATA_FILE = /\/(?:base\/\d+|global)\/\d+(?:_[a-z]+)?(?:\.\d+)?$/;
+
+/** The part of ParallelFsync the file system uses (a test may watch it). */
+export type DataFileSyncs = Pick<ParallelFsync, 'defer' | 'owes' | 'barrier' | 'close'>;
 
 /** PostgreSQL's DBState values of a cluster that was shut down cleanly (pg_control.h). */
 const SHUT_DOWN_STATES = new Set([1 /* DB_SHUTDOWNED */, 2 /* DB_SHUTDOWNED_IN_RECOVERY */]);
@@ -64,6 +76,10 @@ export function syncFileSystem(dir: string): boolean {
  * others return at once: there is nothing of theirs left unflushed. Only after a crash (a clean start has no
  * such storm, and syncfs also flushes other programs' writes to the same disk); without `sync -f`, every fsync
  * is real.
+ *
+ * The data files' fsyncs of a checkpoint run side by side on a worker (see ParallelFsync); every other fsync,
+ * and the close of a file that still owes one, first waits for them, so they are on disk before the WAL record
+ * and the control file that say the checkpoint is done.
  */
 export class DurableNodeFS extends NodeFS {
   /**
@@ -72,23 +88,49 @@ export class DurableNodeFS extends NodeFS {
    */
   private readonly changed = new WeakSet<EmscriptenNode>();
   private flushedAtStart = false;
+  private dataFileSyncs: DataFileSyncs | null = null;
 
-  constructor(private readonly folder: string) {
+  constructor(
+    private readonly folder: string,
+    private readonly makeDataFileSyncs: () => DataFileSyncs = () => new ParallelFsync(),
+  ) {
     super(folder);
   }
 
   override async init(pg: PGlite, opts: EmscriptenOptions) {
     this.flushedAtStart = leftByCrash(this.folder) && syncFileSystem(this.folder);
+    this.dataFileSyncs = this.makeDataFileSyncs();
     const result = await super.init(pg, opts);
     const patch = (module: PostgresModule) => this.patch((module as unknown as NodeFsModule).NODEFS);
     result.emscriptenOpts.preRun = [...(result.emscriptenOpts.preRun ?? []), patch];
     return result;
   }
 
+  override async closeFs(): Promise<void> {
+    await this.dataFileSyncs?.close();
+    await super.closeFs();
+  }
+
   private patch(nodefs: NodeFsModule['NODEFS']): void {
+    const syncs = this.dataFileSyncs!;
+    const streams = nodefs.stream_ops;
+    const sync = (stream: EmscriptenStream & { nfd: number }) => {
+      if (stream.path && DATA_FILE.test(stream.path)) {
+        syncs.defer(stream.nfd);
+      } else {
+        syncs.barrier();
+        fs.fsyncSync(stream.nfd);
+      }
+    };
+    // A descriptor closed with its fsync still on the worker could be reused for another file before it is made.
+    const close = streams.close!;
+    streams.close = ((stream: EmscriptenStream) => {
+      if (stream.nfd !== undefined && syncs.owes(stream.nfd)) syncs.barrier();
+      return close(stream as never);
+    }) as Ops[string];
     if (!this.flushedAtStart) {
-      nodefs.stream_ops.fsync = ((stream: EmscriptenStream) => {
-        if (stream.nfd !== undefined) fs.fsyncSync(stream.nfd);
+      streams.fsync = ((stream: EmscriptenStream) => {
+        if (stream.nfd !== undefined) sync(stream as EmscriptenStream & { nfd: number });
         return 0;
       }) as Ops[string];
       return;
@@ -105,7 +147,6 @@ export class DurableNodeFS extends NodeFS {
         return result;
       }) as Ops[string];
     };
-    const streams = nodefs.stream_ops;
     const nodes = nodefs.node_ops;
     marking(streams, 'write', (stream: EmscriptenStream) => [stream.node]);
     // Truncation: ftruncate on a stream, truncate (and open with O_TRUNC, which Emscripten turns into one) on a node.
@@ -115,7 +156,7 @@ export class DurableNodeFS extends NodeFS {
     marking(nodes, 'rename', (node: EmscriptenNode, newParent: EmscriptenNode) => [node.parent, newParent, node]);
     for (const name of ['unlink', 'rmdir', 'symlink']) marking(nodes, name, (parent: EmscriptenNode) => [parent]);
     streams.fsync = ((stream: EmscriptenStream) => {
-      if (stream.nfd !== undefined && changed.has(stream.node)) fs.fsyncSync(stream.nfd);
+      if (stream.nfd !== undefined && changed.has(stream.node)) sync(stream as EmscriptenStream & { nfd: number });
       return 0;
     }) as Ops[string];
   }
