@@ -95,13 +95,14 @@ describe('durability of a commit', () => {
     const dir = await mkdtemp(join(tmpdir(), 'msgr-checkpoint-'));
     const events: string[] = [];
     const path = (fd: number) => fs.readlinkSync(`/proc/self/fd/${fd}`).slice(dir.length + 1);
+    let syncs: ParallelFsync | null = null;
     const watched = () => {
-      const syncs = new ParallelFsync();
+      syncs = new ParallelFsync();
       return {
-        defer: (fd: number) => (events.push(`defer ${path(fd)}`), syncs.defer(fd)),
-        owes: (fd: number) => syncs.owes(fd),
-        barrier: () => (events.push('barrier'), syncs.barrier()),
-        close: () => syncs.close(),
+        defer: (fd: number) => (events.push(`defer ${path(fd)}`), syncs!.defer(fd)),
+        owes: (fd: number) => syncs!.owes(fd),
+        barrier: () => (events.push('barrier'), syncs!.barrier()),
+        close: () => syncs!.close(),
       };
     };
     const realFsync = fs.fsyncSync;
@@ -113,7 +114,8 @@ describe('durability of a commit', () => {
       await pg.exec('CREATE TABLE notes (id serial PRIMARY KEY, text text NOT NULL); CREATE INDEX ON notes (text)');
       await pg.exec("INSERT INTO notes (text) SELECT md5(n::text) FROM generate_series(1, 2000) AS n");
       fs.fsyncSync = (fd: number) => {
-        events.push(`sync ${path(fd)}`);
+        // What the worker had not finished when this fsync started (the barrier must have waited for all of it).
+        events.push(`sync ${path(fd)}`, `pending ${syncs!.pending()}`);
         realFsync(fd);
       };
       events.length = 0;
@@ -126,7 +128,8 @@ describe('durability of a commit', () => {
       for (const event of events) {
         if (event.startsWith('defer ')) owed += 1;
         else if (event === 'barrier') owed = 0;
-        else assert.equal(owed, 0, `${event} ran with ${owed} data-file fsyncs still on the worker (${events.join(', ')})`);
+        else if (event.startsWith('sync ')) assert.equal(owed, 0, `${event} ran with ${owed} data-file fsyncs still handed out (${events.join(', ')})`);
+        else assert.equal(event, 'pending 0', `an fsync in place started before the worker's were done (${events.join(', ')})`);
       }
       assert.ok(events.some((event) => event === 'sync global/pg_control'), 'the checkpoint synced the control file');
     } finally {
@@ -136,25 +139,34 @@ describe('durability of a commit', () => {
     }
   });
 
-  it('a failed fsync on the worker is thrown by the next barrier, and a later one still waits', async () => {
+  it('the worker makes the fsyncs handed to it before a barrier returns', async () => {
     const syncs = new ParallelFsync();
     const dir = await mkdtemp(join(tmpdir(), 'msgr-fsync-'));
-    const file = fs.openSync(join(dir, 'data'), 'w');
+    const files = Array.from({ length: 20 }, (_, index) => fs.openSync(join(dir, `data-${index}`), 'w'));
     try {
-      const closed = fs.openSync(join(dir, 'closed'), 'w');
-      fs.closeSync(closed);
-      syncs.defer(closed); // EBADF: a descriptor that is no longer open
-      assert.throws(() => syncs.barrier(), /fsync of a data file failed \(errno 9\)/);
-      fs.writeSync(file, 'kept');
-      syncs.defer(file);
-      assert.equal(syncs.owes(file), true);
+      for (const file of files) {
+        fs.writeSync(file, 'kept');
+        syncs.defer(file);
+      }
+      assert.equal(syncs.owes(files[0]!), true);
       syncs.barrier();
-      assert.equal(syncs.owes(file), false);
+      assert.equal(syncs.pending(), 0);
+      assert.equal(syncs.owes(files[0]!), false);
     } finally {
       await syncs.close();
-      fs.closeSync(file);
+      for (const file of files) fs.closeSync(file);
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('a failed fsync on the worker is thrown by the next barrier, and by every wait and fsync after it', async () => {
+    const syncs = new ParallelFsync();
+    syncs.defer(2 ** 30); // EBADF: a descriptor no process can have
+    assert.throws(() => syncs.barrier(), { message: 'fsync of a data file failed: EBADF (errno 9)', code: 'EBADF' });
+    // Linux reports a failed writeback once: nothing may be taken as synced after it, until a restart recovers.
+    assert.throws(() => syncs.barrier(), { code: 'EBADF' });
+    assert.throws(() => syncs.defer(0), { code: 'EBADF' });
+    await assert.rejects(syncs.close(), { code: 'EBADF' });
   });
 
   it('PostgreSQL runs with fsync and synchronous commit on', { skip: testDatabase !== 'postgres' }, async () => {

@@ -78,8 +78,10 @@ export function syncFileSystem(dir: string): boolean {
  * is real.
  *
  * The data files' fsyncs of a checkpoint run side by side on a worker (see ParallelFsync); every other fsync,
- * and the close of a file that still owes one, first waits for them, so they are on disk before the WAL record
- * and the control file that say the checkpoint is done.
+ * and the close of a file that still owes one, first waits for them: they are on disk before the checkpoint
+ * record's fsync and before the control file, which says where recovery starts, is written. This relies on
+ * wal_level `replica` (PGlite's default): under `minimal` a new relation's data is synced at commit instead of
+ * logged, and would need a wait before the commit record's write as well.
  */
 export class DurableNodeFS extends NodeFS {
   /**
@@ -107,8 +109,11 @@ export class DurableNodeFS extends NodeFS {
   }
 
   override async closeFs(): Promise<void> {
-    await this.dataFileSyncs?.close();
-    await super.closeFs();
+    try {
+      await this.dataFileSyncs?.close();
+    } finally {
+      await super.closeFs();
+    }
   }
 
   private patch(nodefs: NodeFsModule['NODEFS']): void {
@@ -125,8 +130,11 @@ export class DurableNodeFS extends NodeFS {
     // A descriptor closed with its fsync still on the worker could be reused for another file before it is made.
     const close = streams.close!;
     streams.close = ((stream: EmscriptenStream) => {
-      if (stream.nfd !== undefined && syncs.owes(stream.nfd)) syncs.barrier();
-      return close(stream as never);
+      try {
+        if (stream.nfd !== undefined && syncs.owes(stream.nfd)) syncs.barrier();
+      } finally {
+        close(stream as never); // closed even when the wait throws, or the descriptor would leak
+      }
     }) as Ops[string];
     if (!this.flushedAtStart) {
       streams.fsync = ((stream: EmscriptenStream) => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { constants } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 /** How long a barrier waits for the worker without any fsync returning before it makes the owed ones itself. */
@@ -28,9 +29,17 @@ export class ParallelFsync {
   private readonly owed = new Set<number>();
   /** Set once the worker failed or stopped answering: from then on every fsync is made here, synchronously. */
   private broken = false;
+  /**
+   * The first fsync that failed. It stays: Linux reports a failed writeback once, so a later fsync of the same
+   * file can succeed with the data lost. As PostgreSQL PANICs then, every later barrier, fsync and close throws
+   * it, and nothing more is committed (nor acknowledged) until the process is restarted and recovers from its
+   * last complete checkpoint.
+   */
+  private failure: Error | null = null;
 
   constructor() {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: this.state.buffer });
+    // No execArgv: the worker needs none of the parent's flags (a test runner's loader would slow its start).
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: this.state.buffer, execArgv: [] });
     this.worker.unref();
     this.worker.on('error', () => (this.broken = true));
     this.worker.on('exit', () => (this.broken = true));
@@ -38,6 +47,7 @@ export class ParallelFsync {
 
   /** Starts an fsync of `fd` on the worker and returns at once. */
   defer(fd: number): void {
+    if (this.failure) throw this.failure;
     if (this.broken) {
       fs.fsyncSync(fd);
       return;
@@ -52,8 +62,14 @@ export class ParallelFsync {
     return this.owed.has(fd);
   }
 
-  /** Waits until every handed fsync has returned; throws if one failed (the data may not be on disk). */
+  /** fsyncs handed to the worker and not yet returned. */
+  pending(): number {
+    return Atomics.load(this.state, 0);
+  }
+
+  /** Waits until every handed fsync has returned; throws if one failed, then or before (see `failure`). */
   barrier(): void {
+    if (this.failure) throw this.failure;
     if (this.owed.size === 0) return;
     let stalledAt = Date.now() + STALLED_AFTER_MS;
     for (let left = Atomics.load(this.state, 0); left > 0 && !this.broken; ) {
@@ -65,19 +81,31 @@ export class ParallelFsync {
     }
     const owed = [...this.owed];
     this.owed.clear();
-    // A worker that failed to start, died or hangs: the fsyncs it owes are made here (fsync is idempotent).
-    if (this.broken) for (const fd of owed) fs.fsyncSync(fd);
-    const errno = Atomics.exchange(this.state, 1, 0);
+    const errno = Atomics.load(this.state, 1);
     if (errno !== 0) {
-      throw Object.assign(new Error(`fsync of a data file failed (errno ${errno})`), { code: 'EIO', errno: -errno });
+      const code = Object.entries(constants.errno).find(([, value]) => value === errno)?.[0] ?? 'EIO';
+      this.failure = Object.assign(new Error(`fsync of a data file failed: ${code} (errno ${errno})`), { code, errno: -errno });
+      throw this.failure;
+    }
+    // A worker that failed to start, died or hangs: the fsyncs it still owes are made here.
+    if (this.broken) {
+      try {
+        for (const fd of owed) fs.fsyncSync(fd);
+      } catch (error) {
+        this.failure = error as Error;
+        throw error;
+      }
     }
   }
 
-  /** Waits for what is owed, then stops the worker. */
+  /** Waits for what is owed, then stops the worker (also when the wait throws). */
   async close(): Promise<void> {
-    this.barrier();
-    this.broken = true;
-    await this.worker.terminate();
+    try {
+      this.barrier();
+    } finally {
+      this.broken = true;
+      await this.worker.terminate();
+    }
   }
 }
 
