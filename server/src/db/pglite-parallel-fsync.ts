@@ -11,8 +11,8 @@ const STALLED_AFTER_MS = 10_000;
  * PostgreSQL's checkpoint writes every dirty page, then fsyncs each data file it wrote, one at a time, and only
  * then writes its WAL record and the control file. Inside PGlite that is one synchronous call: measured in the
  * open-loop benchmark (2026-11-27), 30 fsyncs took 15–25 ms and the first checkpoint after a start 198 fsyncs and
- * 98 ms, during which no message is written or delivered. The same 200 fsyncs issued at once took 8–25 ms here
- * instead of 65–80 ms: the disk flushes them together.
+ * 98 ms, during which no message is written or delivered. The same 200 fsyncs handed at once to libuv's thread
+ * pool (4 threads, shared with the rest of the process) took 8–25 ms here instead of 65–80 ms one by one.
  *
  * So a data file's fsync is handed to a worker (`defer`) and PostgreSQL goes on at once; `barrier` then blocks
  * until every handed fsync has returned, and throws if one failed. The caller puts a barrier before anything
