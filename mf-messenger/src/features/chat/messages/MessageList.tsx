@@ -21,6 +21,10 @@ const MAX_PAGES_TO_FIND = 40;
 const OPEN_AT_END = 1e9;
 /** Within this distance of the end the reader is "at the bottom": the list follows what comes. */
 const BOTTOM_PX = 80;
+/** How long after the reader's last wheel, key or touch a scroll still counts as theirs (momentum runs on). */
+const READER_INPUT_MS = 1_000;
+/** Keys that scroll a focused list (or the page's last clicked scroller) when no text field has the focus. */
+const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ']);
 
 interface MessageListProps {
   chat: Chat;
@@ -88,6 +92,9 @@ export function MessageList({ chat, highlight }: MessageListProps) {
   }, []);
 
   const lastTop = useRef(0);
+  /** Until when a scroll is the reader's own: set by their wheel, keys and touch, held while a pointer is down. */
+  const readerInputUntil = useRef(0);
+  const readerHolding = useRef(false);
   /**
    * Reads where the scroller is now and whether the reader let go of the end; answers whether it is at the
    * bottom. Called on every scroll event, and again right before keeping to the end as content grows: a reader's
@@ -97,24 +104,79 @@ export function MessageList({ chat, highlight }: MessageListProps) {
     const element = scroller.current;
     if (!element) return true;
     const bottom = element.scrollHeight - element.scrollTop - element.clientHeight <= BOTTOM_PX;
-    // Only the reader moving up lets go of the end. Content growing below (rows measured, a picture loaded)
-    // leaves scrollTop where it was, and older pages coming in above push it down: neither is the reader leaving.
-    // (The virtual list pulls it up only to compensate a reader already scrolling up, away from the bottom.)
+    // Only the reader moving up lets go of the end. The list moves scrollTop by itself too: content growing
+    // below leaves it where it was, older pages coming in above push it down, and rows above the view measured
+    // shorter than estimated pull it up (by more than the list shrank, on a slow machine) — none of that is the
+    // reader leaving, so a move up counts only right after their own input.
+    const readerScrolling = readerHolding.current || performance.now() < readerInputUntil.current;
     if (bottom) stick.current = true;
-    else if (element.scrollTop < lastTop.current) stick.current = false;
+    else if (element.scrollTop < lastTop.current && readerScrolling) stick.current = false;
     lastTop.current = element.scrollTop;
     return bottom;
   }, []);
   const onScroll = useCallback(() => setAtBottom(readPosition()), [readPosition]);
 
+  const readerInput = useMemo(() => {
+    const mark = () => {
+      readerInputUntil.current = performance.now() + READER_INPUT_MS;
+    };
+    return {
+      wheel: (event: WheelEvent) => {
+        mark();
+        // Up is away from the end at once, before the scroll it causes is seen.
+        if (event.deltaY < 0) stick.current = false;
+      },
+      keydown: (event: KeyboardEvent) => {
+        const target = event.target as HTMLElement | null;
+        if (SCROLL_KEYS.has(event.key) && !target?.closest('input, textarea, select, [contenteditable="true"]')) mark();
+      },
+      // The scrollbar dragged (a press on the scroller itself, not on a message), a finger on a touch screen:
+      // theirs while held.
+      holdScrollbar: (event: PointerEvent) => {
+        if (event.target === event.currentTarget) readerHolding.current = true;
+      },
+      holdTouch: () => {
+        readerHolding.current = true;
+      },
+      release: () => {
+        if (!readerHolding.current) return;
+        readerHolding.current = false;
+        mark();
+      },
+    };
+  }, []);
+
   const setScroller = useCallback(
     (element: HTMLElement | Window | null) => {
-      scroller.current?.removeEventListener('scroll', onScroll);
+      const previous = scroller.current;
+      if (previous) {
+        previous.removeEventListener('scroll', onScroll);
+        previous.removeEventListener('wheel', readerInput.wheel);
+        previous.removeEventListener('pointerdown', readerInput.holdScrollbar);
+        previous.removeEventListener('touchstart', readerInput.holdTouch);
+      }
       scroller.current = element instanceof HTMLElement ? element : null;
-      scroller.current?.addEventListener('scroll', onScroll, { passive: true });
+      const next = scroller.current;
+      if (next) {
+        next.addEventListener('scroll', onScroll, { passive: true });
+        next.addEventListener('wheel', readerInput.wheel, { passive: true });
+        next.addEventListener('pointerdown', readerInput.holdScrollbar, { passive: true });
+        next.addEventListener('touchstart', readerInput.holdTouch, { passive: true });
+      }
     },
-    [onScroll],
+    [onScroll, readerInput],
   );
+  // Releases and keys can happen anywhere on the page (a drag ends outside the list; the page's keys scroll the
+  // last list clicked).
+  useEffect(() => {
+    const options = { passive: true, capture: true };
+    document.addEventListener('keydown', readerInput.keydown, options);
+    for (const type of ['pointerup', 'pointercancel', 'touchend', 'touchcancel'] as const) document.addEventListener(type, readerInput.release, options);
+    return () => {
+      document.removeEventListener('keydown', readerInput.keydown, options);
+      for (const type of ['pointerup', 'pointercancel', 'touchend', 'touchcancel'] as const) document.removeEventListener(type, readerInput.release, options);
+    };
+  }, [readerInput]);
 
   // Something I send brings me to the end, wherever I was.
   const last = messages.at(-1);
