@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import v8 from 'node:v8';
 import { Mutex, PGlite, types } from '@electric-sql/pglite';
 import type { Db, Row, TransactionOptions, Tx } from './types.js';
 import { beginStatement } from './begin.js';
@@ -42,6 +43,18 @@ export function durableStartParams(): string[] {
 }
 
 /**
+ * PGlite's 9 MB of WebAssembly are compiled synchronously, while it opens. Compiled asynchronously (V8's default
+ * for `WebAssembly.instantiate`), part of the work was left to V8's background threads and the first query after
+ * the open waited for them: the main thread blocked on a futex for 305 ms in one start (strace), shown as "idle"
+ * in a CPU profile, longer on a busy machine or one core, which is what a restart runs on. The flag is read at
+ * each compile; only PGlite calls WebAssembly.instantiate in this process (Node's own fetch compiles its parser with
+ * the synchronous `new WebAssembly.Module` anyway).
+ */
+function compileWebAssemblySynchronously(): void {
+  v8.setFlagsFromString('--no-wasm-async-compilation');
+}
+
+/**
  * Embedded PostgreSQL (WASM) in one folder, or in memory without one; one connection, so transactions run one
  * at a time. On disk it is durable by default (see DurableNodeFS).
  */
@@ -53,6 +66,7 @@ export async function openPglite(dataDir: string | undefined, options: PgliteOpt
 export async function createPglite(dataDir: string | undefined, options: PgliteOptions = {}): Promise<PGlite> {
   // bigint columns (ids, seq, counts) come back as numbers, as node-postgres is told to do too.
   const parsers = { [types.INT8]: (value: string) => Number(value) };
+  compileWebAssemblySynchronously();
   if (dataDir && options.durable !== false) {
     fs.mkdirSync(dataDir, { recursive: true });
     return PGlite.create({ fs: new DurableNodeFS(dataDir), startParams: durableStartParams(), parsers });
