@@ -4,8 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import { openDatabase, type Db } from '../src/db/index.js';
 import { MAX_PREPARED } from '../src/db/pglite-statements.js';
+import { migrate, MIGRATION_LOCK } from '../src/db/migrate.js';
+import { migrations } from '../src/db/migrations/index.js';
 import { createPostgresDatabase, testDatabase } from './helpers/server.js';
 
 // The database layer itself: statements are prepared once and then only bound and executed (on both drivers),
@@ -29,6 +32,40 @@ describe(`the database layer (${testDatabase})`, () => {
   after(async () => {
     await db.close();
     await cleanup();
+  });
+
+  it('finds a database with every migration applied up to date, and applies nothing', async () => {
+    assert.deepEqual(await migrate(db), []);
+    const [applied] = await db.query<{ count: number }>('SELECT count(*)::int AS count FROM schema_migrations');
+    assert.equal(applied?.count, migrations.length);
+  });
+
+  // A node starting while another holds the migration lock (applying a migration this build does not know yet)
+  // has nothing to wait for when its own migrations are all there.
+  it('opens an up-to-date database while another process holds the migration lock', { skip: testDatabase !== 'postgres' }, async () => {
+    const created = await createPostgresDatabase('msgr_migrated');
+    const first = await openDatabase({ databaseUrl: created.databaseUrl });
+    const holder = new pg.Client({ connectionString: created.databaseUrl });
+    try {
+      await holder.connect();
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      let deadline: NodeJS.Timeout | undefined;
+      const opened = await Promise.race([
+        openDatabase({ databaseUrl: created.databaseUrl }).then(async (second) => {
+          await second.close();
+          return 'opened';
+        }),
+        new Promise<string>((resolve) => (deadline = setTimeout(() => resolve('still waiting for the lock'), 20_000))),
+      ]);
+      clearTimeout(deadline);
+      assert.equal(opened, 'opened');
+    } finally {
+      await holder.query('ROLLBACK').catch(() => undefined);
+      await holder.end();
+      await first.close();
+      await created.dropDatabase();
+    }
   });
 
   it('passes every kind of value in and out of a prepared statement, the same on every run', async () => {
