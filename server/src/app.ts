@@ -32,6 +32,7 @@ import { pruneStaffAuth } from './modules/auth/attempts.js';
 import { CHECKPOINT_CHECK_MS, checkpointIfDue } from './db/pglite-checkpoints.js';
 import { PeriodicJob } from './jobs/periodic.js';
 import { CLUSTER_HEARTBEAT_MS } from './modules/calls/service.js';
+import { lazySchemas } from './http/lazy-schemas.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** A database that does not answer `SELECT 1` within this is reported unhealthy. */
@@ -39,6 +40,7 @@ const HEALTH_TIMEOUT_MS = 2_000;
 
 /** Builds the whole server on an open, migrated database. Listening is the caller's business (main.ts, tests). */
 export async function buildApp(config: Config, db: Db, options: { logger?: FastifyBaseLogger } = {}): Promise<App> {
+  const schemas = lazySchemas();
   const app = Fastify({
     ...(options.logger
       ? { loggerInstance: options.logger }
@@ -50,7 +52,9 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
       plugins: [finiteKeyword],
     },
+    schemaController: { compilersFactory: schemas.compilersFactory },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.decorate('lazySchemas', schemas);
 
   app.decorate(
     'services',

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from '../services.js';
 import type { LimitName } from './rate-limits.js';
+import type { LazySchemas } from './lazy-schemas.js';
 
 /** The signed-in caller, from a verified access token. */
 export interface AuthUser {
@@ -28,6 +29,8 @@ declare module 'fastify' {
     services: Services;
     /** Every route registered, with its schemas (see app.ts). */
     routeList: ReadonlyArray<RouteEntry>;
+    /** The routes' schemas, compiled on first use (http/lazy-schemas.ts). */
+    lazySchemas: LazySchemas;
   }
   interface FastifyRequest {
     /** Set by the authentication hook on every non-public route; null only on public ones. */

@@ -1,0 +1,87 @@
+import { AjvCompiler } from '@fastify/ajv-compiler';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import type { FastifyServerOptions } from 'fastify';
+
+type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+
+/**
+ * Fastify's own schema compilers (Ajv for requests, fast-json-stringify for answers), each schema compiled when
+ * its route is first used instead of when the route is registered.
+ *
+ * Compiling every route's schemas took 336 ms of a 1.8 s start in a restart's CPU profile (2026-11-27: 186 ms of
+ * validators, 150 ms of serializers, for about 95 and 85 schemas), the largest part of building the app, and a
+ * restarted server has a crowd reconnecting that needs a handful of routes. A route's first request pays for its
+ * own schemas (about 2 ms each, once per process). Nothing compiles the rest in the background: on a loaded
+ * server that only moves the stall (with a warm-up 10 s after listening, two restart benchmarks measured a steady
+ * p99 of 108 and 132 ms at 1 000 msgs/s; without it 37 and 62 ms). `test/lazy-schemas.test.ts` compiles every
+ * schema of the app, so a broken one still fails a test.
+ */
+export interface LazySchemas {
+  compilersFactory: CompilersFactory;
+  /** Schemas not compiled yet. */
+  readonly pending: number;
+  /**
+   * Compiles up to `count` of the schemas not compiled yet and answers what the broken ones threw (each is then
+   * left to its first request, which answers 500 with it).
+   */
+  compileSome(count: number): Error[];
+}
+
+type Compiler = (definition: unknown) => (...args: unknown[]) => unknown;
+
+export function lazySchemas(): LazySchemas {
+  const buildValidator = AjvCompiler() as unknown as (externalSchemas: unknown, options: unknown) => Compiler;
+  const buildSerializer = SerializerSelector() as unknown as (externalSchemas: unknown, options: unknown) => Compiler;
+  /** Each schema's compile, until it has run (by a request or by compileSome). */
+  const pending = new Set<() => void>();
+
+  function lazily(compile: Compiler, definition: unknown, isValidator: boolean) {
+    let compiled: ((...args: unknown[]) => unknown) | undefined;
+    const ensure = () => {
+      if (compiled) return compiled;
+      compiled = compile(definition);
+      pending.delete(ensure);
+      return compiled;
+    };
+    pending.add(ensure);
+    const run = (...args: unknown[]) => {
+      const fn = ensure();
+      const result = fn(...args);
+      // Fastify reads a failed validation's errors from the function it was given.
+      if (isValidator) (run as unknown as { errors: unknown }).errors = (fn as unknown as { errors: unknown }).errors;
+      return result;
+    };
+    // Fastify passes Ajv's functions (they have a `schemaEnv`) the request as the value's parent, so that Ajv may
+    // replace a coerced top-level value; the call is forwarded as is.
+    if (isValidator) (run as unknown as { schemaEnv: boolean }).schemaEnv = true;
+    return run;
+  }
+
+  return {
+    compilersFactory: {
+      buildValidator: ((externalSchemas: unknown, options: unknown) => {
+        const compile = buildValidator(externalSchemas, options);
+        return (definition: unknown) => lazily(compile, definition, true);
+      }) as unknown as CompilersFactory['buildValidator'],
+      buildSerializer: ((externalSchemas: unknown, options: unknown) => {
+        const compile = buildSerializer(externalSchemas, options);
+        return (definition: unknown) => lazily(compile, definition, false);
+      }) as unknown as CompilersFactory['buildSerializer'],
+    },
+    get pending() {
+      return pending.size;
+    },
+    compileSome(count) {
+      const failures: Error[] = [];
+      for (const ensure of [...pending].slice(0, count)) {
+        try {
+          ensure();
+        } catch (error) {
+          pending.delete(ensure);
+          failures.push(error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+      return failures;
+    },
+  };
+}
