@@ -138,3 +138,24 @@ test('the scroll-down button counts only what arrived below, and takes the reade
   await send(anna, 'after');
   await expect(messageRow(boris, 'after')).toBeInViewport();
 });
+
+// Only the reader's own input lets go of the end (the list moves itself too): the keyboard is such input.
+test('paging up with the keyboard keeps the reader where they went while new messages wait below', async ({ browser }) => {
+  const [anna, boris] = await pair(browser);
+  await sendMany(anna, Array.from({ length: 40 }, (_, i) => `line ${i}`));
+  await boris.getByRole('link', { name: /Anna/ }).click();
+  const log = boris.getByRole('log', { name: 'Messages' });
+  await expect(messageRow(boris, 'line 39')).toBeInViewport();
+
+  // The list takes the keys once it has the focus, as after a click or a Tab into it; the focus moving in and the
+  // keys are both the reader's input (the test fails when neither counts).
+  await log.focus();
+  await expect(log).toBeFocused();
+  for (let page = 0; page < 3; page += 1) await boris.keyboard.press('PageUp');
+  await expect(boris.getByRole('button', { name: 'Scroll to the latest messages' })).toBeVisible();
+  await expect(messageRow(boris, 'line 39')).not.toBeInViewport();
+
+  await send(anna, 'while away');
+  await expect(boris.getByRole('button', { name: 'Scroll down, 1 new message' })).toBeVisible();
+  await expect(messageRow(boris, 'while away')).not.toBeInViewport();
+});

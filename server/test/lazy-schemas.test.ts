@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { request } from './helpers/client.js';
 import { startServer, type TestServer } from './helpers/server.js';
+import { lazySchemas } from '../src/http/lazy-schemas.js';
 
 // The routes' schemas are compiled when first used (http/lazy-schemas.ts): a restart does not wait for all of
 // them. A request must still be checked by its route's schema, and every schema of the app must compile.
@@ -29,5 +30,19 @@ describe('route schemas compiled on first use', () => {
       'every route schema compiles',
     );
     assert.equal(server.app.lazySchemas.pending, 0);
+  });
+
+  it('reports a schema that does not compile, and throws that error at each use without compiling it again', () => {
+    const schemas = lazySchemas();
+    const compile = schemas.compilersFactory.buildValidator!({}, { customOptions: {}, plugins: [] } as never) as unknown as (
+      definition: unknown,
+    ) => (data: unknown) => boolean;
+    const validate = compile({ schema: { type: 'nonsense' }, method: 'GET', url: '/broken', httpPart: 'querystring' });
+    assert.equal(schemas.pending, 1);
+    const failures = schemas.compileSome(Infinity);
+    assert.equal(failures.length, 1);
+    assert.equal(schemas.pending, 0);
+    assert.throws(() => validate({}), (error) => error === failures[0]);
+    assert.throws(() => validate({}), (error) => error === failures[0]);
   });
 });

@@ -47,11 +47,15 @@ export function durableStartParams(): string[] {
  * for `WebAssembly.instantiate`), part of the work was left to V8's background threads and the first query after
  * the open waited for them: the main thread blocked on a futex for 305 ms in one start (strace), shown as "idle"
  * in a CPU profile, longer on a busy machine or one core, which is what a restart runs on. The flag is read at
- * each compile; only PGlite calls WebAssembly.instantiate in this process (Node's own fetch compiles its parser with
- * the synchronous `new WebAssembly.Module` anyway).
+ * each compile, and set back once PGlite has opened.
  */
-function compileWebAssemblySynchronously(): void {
+async function compilingSynchronously<T>(open: () => Promise<T>): Promise<T> {
   v8.setFlagsFromString('--no-wasm-async-compilation');
+  try {
+    return await open();
+  } finally {
+    v8.setFlagsFromString('--wasm-async-compilation');
+  }
 }
 
 /**
@@ -66,14 +70,15 @@ export async function openPglite(dataDir: string | undefined, options: PgliteOpt
 export async function createPglite(dataDir: string | undefined, options: PgliteOptions = {}): Promise<PGlite> {
   // bigint columns (ids, seq, counts) come back as numbers, as node-postgres is told to do too.
   const parsers = { [types.INT8]: (value: string) => Number(value) };
-  compileWebAssemblySynchronously();
   if (dataDir && options.durable !== false) {
     fs.mkdirSync(dataDir, { recursive: true });
-    return PGlite.create({ fs: new DurableNodeFS(dataDir), startParams: durableStartParams(), parsers });
+    return compilingSynchronously(() => PGlite.create({ fs: new DurableNodeFS(dataDir), startParams: durableStartParams(), parsers }));
   }
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   // In memory from a saved data folder (tests: a migrated empty database, instead of initdb and migrations again).
-  return PGlite.create(dataDir, { parsers, startParams: startParams(), ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
+  return compilingSynchronously(() =>
+    PGlite.create(dataDir, { parsers, startParams: startParams(), ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) }),
+  );
 }
 
 /** Our `Db` over one PGlite instance. */

@@ -23,8 +23,11 @@ const OPEN_AT_END = 1e9;
 const BOTTOM_PX = 80;
 /** How long after the reader's last wheel, key or touch a scroll still counts as theirs (momentum runs on). */
 const READER_INPUT_MS = 1_000;
-/** Keys that scroll a focused list (or the page's last clicked scroller) when no text field has the focus. */
-const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ']);
+/**
+ * Keys that scroll a focused list (or the page's last clicked scroller) when no text field has the focus, and Tab,
+ * which scrolls to what it focuses.
+ */
+const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ', 'Tab']);
 
 interface MessageListProps {
   chat: Chat;
@@ -92,7 +95,7 @@ export function MessageList({ chat, highlight }: MessageListProps) {
   }, []);
 
   const lastTop = useRef(0);
-  /** Until when a scroll is the reader's own: set by their wheel, keys and touch, held while a pointer is down. */
+  /** Until when a scroll is the reader's own: set by their wheel, keys, focus and touch; held while they drag the scrollbar. */
   const readerInputUntil = useRef(0);
   const readerHolding = useRef(false);
   /**
@@ -122,24 +125,28 @@ export function MessageList({ chat, highlight }: MessageListProps) {
     };
     return {
       wheel: (event: WheelEvent) => {
+        // Ctrl with the wheel (or a touchpad's pinch) zooms: nothing scrolls.
+        if (event.ctrlKey) return;
         mark();
         // Up is away from the end at once, before the scroll it causes is seen.
         if (event.deltaY < 0) stick.current = false;
       },
       keydown: (event: KeyboardEvent) => {
-        const target = event.target as HTMLElement | null;
-        if (SCROLL_KEYS.has(event.key) && !target?.closest('input, textarea, select, [contenteditable="true"]')) mark();
+        const target = event.target instanceof HTMLElement ? event.target : null;
+        const typing = target !== null && (target.isContentEditable || target.closest('input, textarea, select') !== null);
+        if (SCROLL_KEYS.has(event.key) && !typing) mark();
       },
-      // The scrollbar dragged (a press on the scroller itself, not on a message), a finger on a touch screen:
-      // theirs while held.
-      holdScrollbar: (event: PointerEvent) => {
-        if (event.target === event.currentTarget) readerHolding.current = true;
+      // Focus moving to a message or a button in the list (Tab, a screen reader) scrolls it into view.
+      focus: mark,
+      // A finger on the list: each of its moves, and its lifting (momentum scrolls on after it).
+      touch: mark,
+      // The scrollbar dragged (a press on the scroller itself, not on a message): theirs until the button is up.
+      pressScrollbar: (event: PointerEvent) => {
+        if (event.target === event.currentTarget && event.pointerType !== 'touch') readerHolding.current = true;
       },
-      holdTouch: () => {
-        readerHolding.current = true;
-      },
-      release: () => {
-        if (!readerHolding.current) return;
+      release: (event: PointerEvent) => {
+        // A move with no button down ends a drag whose release was never seen (the button let go outside the window).
+        if (!readerHolding.current || event.pointerType === 'touch' || (event.type === 'pointermove' && event.buttons !== 0)) return;
         readerHolding.current = false;
         mark();
       },
@@ -148,21 +155,17 @@ export function MessageList({ chat, highlight }: MessageListProps) {
 
   const setScroller = useCallback(
     (element: HTMLElement | Window | null) => {
-      const previous = scroller.current;
-      if (previous) {
-        previous.removeEventListener('scroll', onScroll);
-        previous.removeEventListener('wheel', readerInput.wheel);
-        previous.removeEventListener('pointerdown', readerInput.holdScrollbar);
-        previous.removeEventListener('touchstart', readerInput.holdTouch);
-      }
+      const listeners = [
+        ['scroll', onScroll],
+        ['wheel', readerInput.wheel],
+        ['pointerdown', readerInput.pressScrollbar],
+        ['touchstart', readerInput.touch],
+        ['touchmove', readerInput.touch],
+        ['focusin', readerInput.focus],
+      ] as const;
+      for (const [type, listener] of listeners) scroller.current?.removeEventListener(type, listener as EventListener);
       scroller.current = element instanceof HTMLElement ? element : null;
-      const next = scroller.current;
-      if (next) {
-        next.addEventListener('scroll', onScroll, { passive: true });
-        next.addEventListener('wheel', readerInput.wheel, { passive: true });
-        next.addEventListener('pointerdown', readerInput.holdScrollbar, { passive: true });
-        next.addEventListener('touchstart', readerInput.holdTouch, { passive: true });
-      }
+      for (const [type, listener] of listeners) scroller.current?.addEventListener(type, listener as EventListener, { passive: true });
     },
     [onScroll, readerInput],
   );
@@ -170,11 +173,17 @@ export function MessageList({ chat, highlight }: MessageListProps) {
   // last list clicked).
   useEffect(() => {
     const options = { passive: true, capture: true };
-    document.addEventListener('keydown', readerInput.keydown, options);
-    for (const type of ['pointerup', 'pointercancel', 'touchend', 'touchcancel'] as const) document.addEventListener(type, readerInput.release, options);
+    const listeners = [
+      ['keydown', readerInput.keydown],
+      ['touchend', readerInput.touch],
+      ['touchcancel', readerInput.touch],
+      ['pointerup', readerInput.release],
+      ['pointercancel', readerInput.release],
+      ['pointermove', readerInput.release],
+    ] as const;
+    for (const [type, listener] of listeners) document.addEventListener(type, listener as EventListener, options);
     return () => {
-      document.removeEventListener('keydown', readerInput.keydown, options);
-      for (const type of ['pointerup', 'pointercancel', 'touchend', 'touchcancel'] as const) document.removeEventListener(type, readerInput.release, options);
+      for (const [type, listener] of listeners) document.removeEventListener(type, listener as EventListener, options);
     };
   }, [readerInput]);
 
