@@ -3,6 +3,7 @@
 // acknowledged and resume their event logs from the last seq. Reports how long until the p99 latency is back to
 // its steady value, and that nothing was lost or delivered twice. Figures, not pass/fail.
 // RESTART_NODE_ARGS passes flags to the server's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the start).
+import { spawnSync } from 'node:child_process';
 import { PAIRS } from './open-loop/driver.js';
 import { MessengerTarget } from './open-loop/messenger.js';
 import { postgresReachable } from './reachable.js';
@@ -13,10 +14,15 @@ const KILL_AT = 8;
 const BUCKET_MS = 250;
 const postgresUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
+// The server runs on CPU 0 (MessengerTarget), the people's clients on CPU 1, every thread of them, as in the
+// open-loop benchmark: left to float, the clients' reconnect storm shared the server's core during its start.
+const SERVER_CPU = 0;
+spawnSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
 async function bench(database: 'pglite' | 'postgres', port: number): Promise<void> {
-  const target = new MessengerTarget({ database, postgresUrl, port, serverCpu: 0, nodeArgs: process.env.RESTART_NODE_ARGS?.split(' ') });
+  const target = new MessengerTarget({ database, postgresUrl, port, serverCpu: SERVER_CPU, nodeArgs: process.env.RESTART_NODE_ARGS?.split(' ') });
   const total = RATE * SECONDS;
   const intended = new Float64Array(total);
   const arrived = new Float64Array(total);

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
- * Work the server repeats on a timer: once as soon as it starts (so a server restarted more often than the
- * interval still does it), then every `intervalMs`. Runs never overlap; `stop()` waits for one in progress, so the
+ * Work the server repeats on a timer: once soon after it starts (`firstDelayMs`, at once by default; so a server
+ * restarted more often than the interval still does it), then every `intervalMs`. Runs never overlap; `stop()` waits for one in progress, so the
  * database can be closed after it. A failing run is logged and the next one still comes.
  */
 export class PeriodicJob {
@@ -17,10 +17,10 @@ export class PeriodicJob {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  start(): void {
+  start(firstDelayMs = 0): void {
     if (this.active) return;
     this.active = true;
-    this.schedule(0);
+    this.schedule(firstDelayMs);
   }
 
   async stop(): Promise<void> {

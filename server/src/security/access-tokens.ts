@@ -1,4 +1,5 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { hmacKey, type HmacKey } from './hmac-key.js';
 import { LRUCache } from 'lru-cache';
 
 const ISSUER = 'messenger';
@@ -30,11 +31,15 @@ export class AccessTokens {
   private readonly verified = new LRUCache<string, AccessClaims>({ max: VERIFIED_TOKENS });
 
   /** `now` (milliseconds since the epoch) is the clock for issuing and expiry; tests pass their own. */
+  private readonly key: Promise<HmacKey>;
+
   constructor(
-    private readonly key: Uint8Array,
+    secret: Uint8Array,
     private readonly ttlSeconds: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.key = hmacKey(secret);
+  }
 
   async issue(userId: number, role: number, generation: number, login?: string): Promise<string> {
     const issuedAt = Math.floor(this.now() / 1000);
@@ -45,7 +50,7 @@ export class AccessTokens {
       .setAudience(AUDIENCE)
       .setIssuedAt(issuedAt)
       .setExpirationTime(issuedAt + this.ttlSeconds)
-      .sign(this.key);
+      .sign(await this.key);
   }
 
   /** Returns the claims of a valid access token, or null for anything else (expired, forged, wrong type…). */
@@ -63,7 +68,7 @@ export class AccessTokens {
 
   private async check(token: string): Promise<AccessClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, await this.key, {
         algorithms: [ALGORITHM],
         typ: ACCESS_TYPE,
         issuer: ISSUER,

@@ -1,4 +1,5 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { hmacKey, type HmacKey } from './hmac-key.js';
 
 const ISSUER = 'messenger';
 const AUDIENCE = 'messenger-media';
@@ -27,7 +28,11 @@ export type MediaScope = 'user' | 'admin';
  * user may still see it.
  */
 export class MediaTokens {
-  constructor(private readonly key: Uint8Array) {}
+  private readonly key: Promise<HmacKey>;
+
+  constructor(secret: Uint8Array) {
+    this.key = hmacKey(secret);
+  }
 
   /** `expiresAt` (seconds since the epoch) exists for tests of expired tokens. */
   async issue(userId: number, path: string, expiresAt?: number, scope: MediaScope = 'user'): Promise<string> {
@@ -38,13 +43,13 @@ export class MediaTokens {
       .setAudience(scope === 'admin' ? ADMIN_AUDIENCE : AUDIENCE)
       .setIssuedAt()
       .setExpirationTime(expiresAt ?? `${MEDIA_TOKEN_TTL_SECONDS}s`)
-      .sign(this.key);
+      .sign(await this.key);
   }
 
   /** The claims of a valid media token, or null for anything else (expired, forged, another type…). */
   async verify(token: string, scope: MediaScope = 'user'): Promise<MediaClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, await this.key, {
         algorithms: [ALGORITHM],
         typ: MEDIA_TYPE,
         issuer: ISSUER,

@@ -1,4 +1,5 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { hmacKey, type HmacKey } from './hmac-key.js';
 
 const ISSUER = 'messenger';
 const AUDIENCE = 'messenger-meet';
@@ -15,7 +16,11 @@ export interface MeetClaims {
 
 /** Meeting tokens (`GET /meet/get-token`): the key of a call's meeting socket, bound to a person, chat and room. */
 export class MeetTokens {
-  constructor(private readonly key: Uint8Array) {}
+  private readonly key: Promise<HmacKey>;
+
+  constructor(secret: Uint8Array) {
+    this.key = hmacKey(secret);
+  }
 
   async issue(claims: MeetClaims): Promise<string> {
     return new SignJWT({ chat: claims.chatId, room: claims.roomId })
@@ -25,12 +30,12 @@ export class MeetTokens {
       .setAudience(AUDIENCE)
       .setIssuedAt()
       .setExpirationTime(`${MEET_TOKEN_TTL_SECONDS}s`)
-      .sign(this.key);
+      .sign(await this.key);
   }
 
   async verify(token: string): Promise<MeetClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: [ALGORITHM], typ: MEET_TYPE, issuer: ISSUER, audience: AUDIENCE, requiredClaims: ['sub', 'exp'] });
+      const { payload } = await jwtVerify(token, await this.key, { algorithms: [ALGORITHM], typ: MEET_TYPE, issuer: ISSUER, audience: AUDIENCE, requiredClaims: ['sub', 'exp'] });
       const userId = Number(payload.sub);
       const chatId = Number(payload.chat);
       if (!Number.isSafeInteger(userId) || !Number.isSafeInteger(chatId) || typeof payload.room !== 'string') return null;
