@@ -4,6 +4,7 @@ import type { Db } from './db/index.js';
 import { EventBus } from './events/bus.js';
 import { EventLog } from './events/log.js';
 import { AccessTokens } from './security/access-tokens.js';
+import { AccountStates } from './modules/auth/account-states.js';
 import { MediaTokens } from './security/media-tokens.js';
 import { loadSecrets, type Secrets } from './security/secrets.js';
 import type { SmsProvider } from './modules/auth/sms/provider.js';
@@ -47,6 +48,8 @@ export interface Services {
   events: EventLog;
   secrets: Secrets;
   accessTokens: AccessTokens;
+  /** Callers' account states, read for every authenticated request (the reads of one moment as one query). */
+  accountStates: AccountStates;
   mediaTokens: MediaTokens;
   /** Where uploaded files live (local disk by default). */
   storage: FileStorage;
@@ -174,6 +177,7 @@ export async function createServices(
     events,
     secrets,
     accessTokens: new AccessTokens(secrets.jwtKey, config.accessTokenTtlSeconds),
+    accountStates: new AccountStates(db),
     mediaTokens: new MediaTokens(secrets.mediaKey),
     storage,
     expiry: new ExpirySweeper(db, events, logger, config.expirySweepMs),

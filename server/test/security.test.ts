@@ -3,7 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from './helpers/server.js';
-import { type Person, SocketProbe, flowUrl, privateChat, randomPhone, request, signUp } from './helpers/client.js';
+import { type Person, SocketProbe, flowUrl, privateChat, randomPhone, request, signUp, waitFor } from './helpers/client.js';
 import { quickStaff, type StaffPerson } from './helpers/staff.js';
 import { loadConfig } from '../src/config.js';
 
@@ -120,6 +120,36 @@ describe('ending sessions at once', () => {
     assert.equal((await request(server, 'DELETE', `/user/${person.id}`, { token: admin.token })).status, 200);
     assert.equal(await flow.closed(), 4003);
     await refusedEverywhere(person, chatId);
+  });
+
+  it('requests of one moment are checked against the accounts with one read, each getting its own answer', async () => {
+    const people = [await signUp(server), await signUp(server), await signUp(server)];
+    const blocked = await signUp(server, { name: 'Blocked among them' });
+    assert.equal((await request(server, 'PUT', '/user/block', { token: admin.token, body: { user_id: blocked.id, blocked: true } })).status, 200);
+
+    // Counts the account reads while a crowd asks at once (the database object is the one AccountStates reads
+    // through), and holds the first until every other request of the crowd waits for the next.
+    const crowd = [...people, ...people, blocked, ...people, blocked];
+    const { db, accountStates } = server.app.services;
+    const query = db.query.bind(db);
+    let reads = 0;
+    db.query = (async (sql: string, params?: unknown[]) => {
+      if (sql.includes('FROM users WHERE id = ANY')) {
+        reads += 1;
+        if (reads === 1) await waitFor(() => accountStates.pending === crowd.length - 1, 'the rest of the crowd waiting');
+      }
+      return query(sql, params);
+    }) as typeof db.query;
+    try {
+      const answers = await Promise.all(crowd.map((person) => request(server, 'GET', '/chat/list', { token: person.token })));
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        crowd.map((person) => (person === blocked ? 401 : 200)),
+      );
+      assert.equal(reads, 2, `${crowd.length} requests, ${reads} account reads`);
+    } finally {
+      db.query = query;
+    }
   });
 
   it('a demoted admin stops seeing what admins see on their very next request', async () => {

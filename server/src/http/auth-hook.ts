@@ -22,15 +22,13 @@ export function registerAuthHook(app: FastifyInstance): void {
  * The caller of an access token as the database has them now. A valid signature is not enough: the person must
  * still exist and not be blocked, and the token must be of their current session generation (ending someone's
  * sessions moves it on, so their tokens stop at once, not when they expire). The role comes from here, never from
- * the token, so a demotion applies to the very next request. One primary-key read per request.
+ * the token, so a demotion applies to the very next request. One primary-key read per request (those of one
+ * moment as one query: AccountStates).
  */
-export async function authenticate(services: Pick<Services, 'db' | 'accessTokens'>, token: string): Promise<AuthUser> {
+export async function authenticate(services: Pick<Services, 'accountStates' | 'accessTokens'>, token: string): Promise<AuthUser> {
   const claims = await services.accessTokens.verify(token);
   if (!claims) throw unauthorized('Invalid or expired access token', 'invalid_token');
-  const [user] = await services.db.query<{ role: number; temporary: boolean; blocked: boolean; deleted: boolean; session_generation: number }>(
-    'SELECT role, temporary, blocked, deleted, session_generation FROM users WHERE id = $1',
-    [claims.userId],
-  );
+  const user = await services.accountStates.read(claims.userId);
   if (!user || user.deleted) throw unauthorized(ServerStrings.noSuchUser, 'no_such_user');
   // Blocked: the client refreshes, and the refresh answers `you are banned` (403), which signs them out.
   if (user.blocked || user.session_generation !== claims.generation) throw unauthorized('This session has ended', 'session_ended');
