@@ -179,6 +179,26 @@ describe('live events and delivery', () => {
     }
   });
 
+  it('prunes old events in page windows: every old one goes, wherever it lies, and no young one', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    for (let index = 0; index < 30; index += 1) await sendText(server, index % 2 ? anna : boris, chatId, `message ${index} `.repeat(20));
+    const count = async (userId: number) =>
+      (await server.db.query<{ count: number }>('SELECT count(*)::int AS count FROM user_events WHERE user_id = $1', [userId]))[0]!.count;
+    const [annaBefore, borisBefore] = [await count(anna.id), await count(boris.id)];
+    await server.db.query(`UPDATE user_events SET created_at = now() - interval '400 days' WHERE user_id = $1`, [boris.id]);
+    const [{ pages }] = (await server.db.query<{ pages: number }>(
+      `SELECT (pg_relation_size('user_events') / current_setting('block_size')::int)::int AS pages`,
+    )) as [{ pages: number }];
+    assert.ok(pages >= 4, `the events span ${pages} pages`);
+
+    // One page per step: the old events lie in many windows.
+    assert.ok((await server.app.services.events.prune(30, 1)) >= borisBefore);
+    assert.equal(await count(boris.id), 0);
+    assert.equal(await count(anna.id), annaBefore);
+  });
+
   it('answers a `since` older than the kept log with resync', async () => {
     const anna = await signUp(server);
     const boris = await signUp(server);
