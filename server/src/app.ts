@@ -132,9 +132,9 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
   app.addHook('onReady', async () => expiry.start());
   app.addHook('onClose', async () => expiry.stop());
   // Old live events (past EVENT_LOG_RETENTION_DAYS), spent sign-in records and push subscriptions of ended logins
-  // go soon after start-up (PRUNE_DELAY_SECONDS), then hourly. Not at once: pruning the events reads their whole
-  // table on the embedded database (EventLog.prune), 0.4–0.9 s cold after a crash, work the crowd reconnecting to
-  // a restarted server should not wait behind.
+  // go soon after start-up (PRUNE_DELAY_SECONDS), then hourly. Not at once: on the embedded database pruning the
+  // events reads their whole table (EventLog.prune; 0.9 s cold in 50 steps for 40 000 events), work the crowd
+  // reconnecting to a restarted server should not wait behind.
   const prune = new PeriodicJob(
     'prune of old events, sign-in records and push subscriptions',
     HOUR_MS,

@@ -73,8 +73,8 @@ export interface Config {
   remotes: RemoteEntry[];
   eventLogRetentionDays: number;
   /**
-   * How long after start-up the first prune of old events runs (PRUNE_DELAY_SECONDS), then hourly: not during the
-   * crowd reconnecting to a restarted server, whose one embedded-database connection it would hold.
+   * How long after start-up the first prune of old events runs (PRUNE_DELAY_SECONDS, at most an hour), then hourly:
+   * not during the crowd reconnecting to a restarted server, whose one embedded-database connection it would hold.
    */
   pruneDelaySeconds: number;
   /** Origin for links we hand out (invite links); taken from each request when not set. */
@@ -282,7 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientRoot: resolve(env.CLIENT_ROOT || repoRoot),
     remotes,
     eventLogRetentionDays: int(env, 'EVENT_LOG_RETENTION_DAYS', 30, 1),
-    pruneDelaySeconds: int(env, 'PRUNE_DELAY_SECONDS', 60, 0),
+    pruneDelaySeconds: Math.min(int(env, 'PRUNE_DELAY_SECONDS', 60, 0), 3600),
     publicUrl,
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     guestsPerIpPerHour: int(env, 'GUESTS_PER_IP_PER_HOUR', 20, 1),

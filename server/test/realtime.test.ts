@@ -166,10 +166,11 @@ describe('live events and delivery', () => {
       const chatId = await privateChat(pruning, anna, boris);
       await sendText(pruning, anna, chatId, 'old news');
       const old = `SELECT count(*)::int AS count FROM user_events WHERE user_id = $1 AND created_at < now() - interval '30 days'`;
+      let restartedAt = 0;
       await pruning.restart(async () => {
         await pruning.db.query(`UPDATE user_events SET created_at = now() - interval '400 days' WHERE user_id = $1`, [boris.id]);
+        restartedAt = Date.now(); // before the new process starts its timer: a conservative start
       });
-      const restartedAt = Date.now();
       const [kept] = await pruning.db.query<{ count: number }>(old, [boris.id]);
       // Read well within the delay (a very slow machine may not be: then there is nothing to say).
       if (Date.now() - restartedAt < 2_000) assert.ok(kept!.count >= 2, 'not pruned at once');
@@ -179,7 +180,7 @@ describe('live events and delivery', () => {
     }
   });
 
-  it('prunes old events in page windows: every old one goes, wherever it lies, and no young one', async () => {
+  it('prunes every old event wherever it lies in the table, and no young one (in one-page windows on PGlite)', async () => {
     const anna = await signUp(server);
     const boris = await signUp(server);
     const chatId = await privateChat(server, anna, boris);

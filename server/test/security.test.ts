@@ -128,15 +128,21 @@ describe('ending sessions at once', () => {
     assert.equal((await request(server, 'PUT', '/user/block', { token: admin.token, body: { user_id: blocked.id, blocked: true } })).status, 200);
 
     // Counts the account reads while a crowd asks at once (the database object is the one AccountStates reads
-    // through), and holds the first until every other request of the crowd waits for the next.
+    // through), and holds the first read until every request of the crowd has asked: the rest wait for the next.
     const crowd = [...people, ...people, blocked, ...people, blocked];
     const { db, accountStates } = server.app.services;
     const query = db.query.bind(db);
+    const read = accountStates.read.bind(accountStates);
+    let asked = 0;
     let reads = 0;
+    accountStates.read = (userId: number) => {
+      asked += 1;
+      return read(userId);
+    };
     db.query = (async (sql: string, params?: unknown[]) => {
       if (sql.includes('FROM users WHERE id = ANY')) {
         reads += 1;
-        if (reads === 1) await waitFor(() => accountStates.pending === crowd.length - 1, 'the rest of the crowd waiting');
+        if (reads === 1) await waitFor(() => asked === crowd.length, 'the whole crowd asking');
       }
       return query(sql, params);
     }) as typeof db.query;
@@ -146,9 +152,11 @@ describe('ending sessions at once', () => {
         answers.map((answer) => answer.status),
         crowd.map((person) => (person === blocked ? 401 : 200)),
       );
-      assert.equal(reads, 2, `${crowd.length} requests, ${reads} account reads`);
+      // The first read may take a few of the crowd with it (those of its own turn); the rest go together.
+      assert.ok(reads >= 1 && reads <= 2, `${crowd.length} requests, ${reads} account reads`);
     } finally {
       db.query = query;
+      accountStates.read = read;
     }
   });
 

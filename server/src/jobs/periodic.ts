@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 
 /**
  * Work the server repeats on a timer: once soon after it starts (`firstDelayMs`, at once by default; so a server
- * restarted more often than the interval still does it), then every `intervalMs`. Runs never overlap; `stop()` waits for one in progress, so the
+ * restarted more often than the interval, though not more often than that delay, still does it), then every
+ * `intervalMs`. Runs never overlap; `stop()` waits for one in progress, so the
  * database can be closed after it. A failing run is logged and the next one still comes.
  */
 export class PeriodicJob {

@@ -30,9 +30,9 @@ export class AccessTokens {
    */
   private readonly verified = new LRUCache<string, AccessClaims>({ max: VERIFIED_TOKENS });
 
-  /** `now` (milliseconds since the epoch) is the clock for issuing and expiry; tests pass their own. */
   private readonly key: Promise<HmacKey>;
 
+  /** `now` (milliseconds since the epoch) is the clock for issuing and expiry; tests pass their own. */
   constructor(
     secret: Uint8Array,
     private readonly ttlSeconds: number,

@@ -22,7 +22,8 @@ interface Waiting {
  * at a time: the requests that arrive while one is on its way are answered together by the next, one query
  * (`id = ANY(…)`). An idle server reads at once for a lone request; a busy one reads less often for more. Each
  * answer is still read after its request arrived and nothing is cached, so a block or an ended session applies to
- * the very next request as before.
+ * the very next request as before. The price: a read that is slow to come back holds up every request behind it,
+ * where it held up only its own.
  *
  * A restarted server has every client reconnecting at once, each with two sockets: on the embedded database,
  * which runs one statement at a time, 400 primary-key reads took 120–570 ms (warm to cold, 2026-11-28) and the
