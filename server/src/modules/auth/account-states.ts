@@ -35,13 +35,6 @@ export class AccountStates {
 
   constructor(private readonly db: Queryable) {}
 
-  /** Requests waiting for the next read (not the one on its way). */
-  get pending(): number {
-    let count = 0;
-    for (const waiters of this.waiting.values()) count += waiters.length;
-    return count;
-  }
-
   /** The account of `userId`, or undefined when there is none. */
   read(userId: number): Promise<AccountState | undefined> {
     return new Promise((resolve, reject) => {
