@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startServer, type TestServer } from './helpers/server.js';
+import type { ResumeResult } from '../src/events/log.js';
 import { SocketProbe, chatSocketUrl, events, flowUrl, privateChat, request, sendText, signUp, waitFor } from './helpers/client.js';
 
 /** The lost ring's event names this chat, which nobody has. */
@@ -101,6 +102,50 @@ describe('live events and delivery', () => {
     const readyIndex = frames.findIndex((frame) => frame.event_type === 'ready');
     assert.equal(frames.indexOf(got[4]), readyIndex - 1);
     resumed.close();
+  });
+
+  it('reads the resumes of one moment with one statement, each answered as it would be alone', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    for (let i = 1; i <= 3; i += 1) await sendText(server, anna, chatId, `resume ${i}`);
+    const { db, events: log } = server.app.services;
+    const head = await log.head(boris.id);
+    const nobody = 2_000_000_000;
+    const asks: Array<[number, number, number]> = [
+      [boris.id, head - 3, 500],
+      [anna.id, 0, 500],
+      [boris.id, head - 3, 2],
+      [boris.id, head, 500],
+      [boris.id, head + 5, 500],
+      [nobody, 0, 500],
+      [nobody, 4, 500],
+    ];
+    const alone: ResumeResult[] = [];
+    for (const [userId, since, limit] of asks) alone.push(await log.readAfter(userId, since, limit));
+
+    const query = db.query.bind(db);
+    let reads = 0;
+    db.query = (async (sql: string, params?: unknown[]) => {
+      if (sql.includes('FROM user_events')) reads += 1;
+      return query(sql, params);
+    }) as typeof db.query;
+    try {
+      const together = await Promise.all(asks.map(([userId, since, limit]) => log.readAfter(userId, since, limit)));
+      assert.equal(reads, 1, `${asks.length} resumes of one moment, ${reads} reads`);
+      assert.deepEqual(together, alone);
+    } finally {
+      db.query = query;
+    }
+    const texts = (result: ResumeResult) =>
+      result.kind === 'events' ? result.events.map((event) => (event.additional_info.message as { text: string }).text) : result.kind;
+    assert.deepEqual(texts(alone[0]!), ['resume 1', 'resume 2', 'resume 3']);
+    assert.equal(alone[1]!.kind === 'events' && alone[1]!.events[0]!.seq, 1, 'from the start of the log');
+    assert.deepEqual(texts(alone[2]!), ['resume 1', 'resume 2'], 'at most the limit');
+    assert.deepEqual(alone[3], { kind: 'events', events: [], head });
+    assert.deepEqual(alone[4], { kind: 'resync', head }, 'ahead of the log');
+    assert.deepEqual(alone[5], { kind: 'events', events: [], head: 0 }, 'nobody, from nothing');
+    assert.deepEqual(alone[6], { kind: 'resync', head: 0 }, 'nobody, from a position');
   });
 
   it('keeps the sequence gapless while many messages race from several senders', async () => {
