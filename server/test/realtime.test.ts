@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startServer, type TestServer } from './helpers/server.js';
-import type { ResumeResult } from '../src/events/log.js';
+import { ROWS_PER_READ, type ResumeResult } from '../src/events/log.js';
+import { FlowConnection } from '../src/modules/realtime/flow-connection.js';
 import { SocketProbe, chatSocketUrl, events, flowUrl, privateChat, request, sendText, signUp, waitFor } from './helpers/client.js';
 
 /** The lost ring's event names this chat, which nobody has. */
@@ -127,7 +128,7 @@ describe('live events and delivery', () => {
     const query = db.query.bind(db);
     let reads = 0;
     db.query = (async (sql: string, params?: unknown[]) => {
-      if (sql.includes('FROM user_events')) reads += 1;
+      if (sql.includes('unnest(')) reads += 1;
       return query(sql, params);
     }) as typeof db.query;
     try {
@@ -146,6 +147,52 @@ describe('live events and delivery', () => {
     assert.deepEqual(alone[4], { kind: 'resync', head }, 'ahead of the log');
     assert.deepEqual(alone[5], { kind: 'events', events: [], head: 0 }, 'nobody, from nothing');
     assert.deepEqual(alone[6], { kind: 'resync', head: 0 }, 'nobody, from a position');
+  });
+
+  it('a crowd far behind shares each read and still gets everything, in order, once', async () => {
+    const person = await signUp(server);
+    const { db, events: log, bus } = server.app.services;
+    const from = await log.head(person.id);
+    const missed = 30;
+    // Thirty events the crowd missed, written as the write path writes them (seq from the person's row).
+    await db.query('UPDATE users SET last_seq = last_seq + $2 WHERE id = $1', [person.id, missed]);
+    await db.query(
+      `INSERT INTO user_events (user_id, seq, event_type, payload)
+       SELECT $1, $2 + n, 'chat-read', jsonb_build_object('chat_id', n) FROM generate_series(1, $3::int) n`,
+      [person.id, from, missed],
+    );
+    // More sockets at once than one read has rows for if each took all thirty.
+    const crowd = Math.ceil(ROWS_PER_READ / missed) * 2;
+    const shared = await Promise.all(Array.from({ length: crowd }, () => log.readAfter(person.id, from, 500)));
+    for (const result of shared) {
+      assert.equal(result.kind, 'events');
+      if (result.kind !== 'events') continue;
+      assert.ok(result.events.length >= 1 && result.events.length < missed, `${result.events.length} events in a shared read`);
+      assert.deepEqual(result.events.map((event) => event.seq), Array.from({ length: result.events.length }, (_, i) => from + 1 + i));
+      assert.equal(result.head, from + missed);
+    }
+
+    const sockets = Array.from({ length: crowd }, () => {
+      const frames: Array<{ seq?: number; event_type: string }> = [];
+      const errors: unknown[] = [];
+      const link = {
+        send: (frame: unknown) => frames.push(frame as { seq?: number; event_type: string }) > 0,
+        sendText: (text: string) => frames.push(JSON.parse(text)) > 0,
+      };
+      return { frames, errors, connection: new FlowConnection(person.id, log, bus, link, (error) => errors.push(error)) };
+    });
+    try {
+      await Promise.all(sockets.map((socket) => socket.connection.start(from)));
+      for (const { frames, errors } of sockets) {
+        assert.deepEqual(errors, []);
+        assert.deepEqual(
+          frames.map((frame) => frame.seq ?? frame.event_type),
+          [...Array.from({ length: missed }, (_, i) => from + 1 + i), 'ready'],
+        );
+      }
+    } finally {
+      for (const socket of sockets) socket.connection.close();
+    }
   });
 
   it('keeps the sequence gapless while many messages race from several senders', async () => {

@@ -5,10 +5,13 @@ import type { EventBus } from './bus.js';
 import { checkEventPayload } from './contract.js';
 import type { FlowEvent } from './types.js';
 
-interface EventRow extends Record<string, unknown> {
-  seq: number;
-  event_type: string;
-  payload: Record<string, unknown>;
+/** A resume's row: its request (1-based), the user's head, and one event, or none (seq null). */
+interface ResumeRow extends Record<string, unknown> {
+  request: number;
+  head: number | null;
+  seq: number | null;
+  event_type: string | null;
+  payload: Record<string, unknown> | null;
 }
 
 export type ResumeResult =
@@ -77,19 +80,26 @@ export class EventLog {
   }
 
   /**
-   * Events after `since`, oldest first, at most `limit` of them. When `since` is ahead of the log (unknown, e.g. a
-   * reset database) or behind what is still kept, the caller must refetch its state: `resync`.
+   * Events after `since`, oldest first: at most `limit` of them, and possibly fewer though more are kept (the caller
+   * reads on until it reaches `head`). When `since` is ahead of the log (unknown, e.g. a reset database) or behind
+   * what is still kept, the caller must refetch its state: `resync`.
    *
    * The reads of one moment go to the database as one statement (BatchedReads): a restarted server's crowd of
    * `/user/flow` sockets resumes at once, and on the embedded database 200 resumes were 400 statements one after
-   * another. The head and the events come from one snapshot.
+   * another. The head and the events come from one snapshot. One statement returns at most ROWS_PER_READ events
+   * (shared among its requests) so that a crowd far behind cannot hold the embedded database, which runs on the
+   * event loop, for seconds; a socket further behind reads again.
    */
   readAfter(userId: number, since: number, limit: number): Promise<ResumeResult> {
+    // Checked here, not in SQL: a bad request fails alone rather than the whole statement it would share.
+    if (!Number.isSafeInteger(since) || since < 0) return Promise.reject(new RangeError(`not a seq: ${since}`));
+    if (!Number.isSafeInteger(limit) || limit < 1) return Promise.reject(new RangeError(`not a page size: ${limit}`));
     return this.resumes.read({ userId, since, limit });
   }
 
   private readonly resumes = new BatchedReads<{ userId: number; since: number; limit: number }, ResumeResult>(async (requests) => {
-    const rows = await this.db.query<EventRow & { request: number; head: number | null }>(
+    const share = Math.max(1, Math.floor(ROWS_PER_READ / requests.length));
+    const rows = await this.db.query<ResumeRow>(
       `SELECT r.request::int AS request, u.last_seq AS head, e.seq, e.event_type, e.payload
          FROM unnest($1::bigint[], $2::bigint[], $3::int[]) WITH ORDINALITY AS r(user_id, since, size, request)
          LEFT JOIN users u ON u.id = r.user_id
@@ -99,14 +109,18 @@ export class EventLog {
             ORDER BY seq LIMIT r.size
          ) e ON true
         ORDER BY r.request, e.seq`,
-      [requests.map((request) => request.userId), requests.map((request) => request.since), requests.map((request) => request.limit)],
+      [
+        requests.map((request) => request.userId),
+        requests.map((request) => request.since),
+        requests.map((request) => Math.min(request.limit, share)),
+      ],
     );
     const heads: number[] = [];
     const found: FlowEvent[][] = requests.map(() => []);
     for (const row of rows) {
       const index = row.request - 1;
       heads[index] = Number(row.head ?? 0);
-      if (row.seq !== null) found[index]!.push(toEvent(row));
+      if (row.seq !== null) found[index]!.push({ seq: row.seq, event_type: row.event_type!, additional_info: row.payload! });
     }
     return requests.map(({ since }, index): ResumeResult => {
       const head = heads[index] ?? 0;
@@ -157,9 +171,8 @@ export class EventLog {
   }
 }
 
+/** Events one resume statement returns at most, shared among the sockets it answers (about 10–20 ms on PGlite). */
+export const ROWS_PER_READ = 2000;
+
 /** Pages of the events table one step of a prune on the embedded database looks at (512 kB). */
 export const PRUNE_PAGES_PER_STEP = 64;
-
-function toEvent(row: EventRow): FlowEvent {
-  return { seq: row.seq, event_type: row.event_type, additional_info: row.payload };
-}

@@ -96,19 +96,22 @@ export class FlowConnection {
       }
       for (const event of result.events) this.sendEvent(event);
       this.lastSent = after = result.events.at(-1)?.seq ?? after;
-      if (result.events.length < REPLAY_PAGE || this.closed) return;
+      // A read may bring fewer than asked (its statement was shared): on until the head it saw.
+      if (after >= result.head || result.events.length === 0 || this.closed) return;
     }
   }
 
   private async deliver(event: FlowEvent): Promise<void> {
     if (this.closed || event.seq <= this.lastSent) return;
-    if (event.seq > this.lastSent + 1) {
-      // Earlier events are committed (seq is taken under the user's row lock) but not yet rung: read them.
+    // Earlier events are committed (seq is taken under the user's row lock) but not yet rung: read them (a read
+    // may bring fewer than asked).
+    while (event.seq > this.lastSent + 1 && !this.closed) {
       const result = await this.log.readAfter(this.userId, this.lastSent, event.seq - this.lastSent - 1);
       if (result.kind === 'resync') {
         this.resync(result.head);
         return;
       }
+      if (result.events.length === 0) break;
       for (const missed of result.events) if (missed.seq < event.seq) this.sendEvent(missed);
     }
     this.sendEvent(event);
