@@ -153,24 +153,25 @@ describe('live events and delivery', () => {
     const person = await signUp(server);
     const { db, events: log, bus } = server.app.services;
     const from = await log.head(person.id);
-    const missed = 30;
-    // Thirty events the crowd missed, written as the write path writes them (seq from the person's row).
+    const missed = ROWS_PER_READ / 10;
+    // Events the crowd missed, written as the write path writes them (seq from the person's row).
     await db.query('UPDATE users SET last_seq = last_seq + $2 WHERE id = $1', [person.id, missed]);
     await db.query(
       `INSERT INTO user_events (user_id, seq, event_type, payload)
        SELECT $1, $2 + n, 'chat-read', jsonb_build_object('chat_id', n) FROM generate_series(1, $3::int) n`,
       [person.id, from, missed],
     );
-    // More sockets at once than one read has rows for if each took all thirty.
-    const crowd = Math.ceil(ROWS_PER_READ / missed) * 2;
+    // More sockets at once than one read has rows for if each took all it missed: the reads bring fewer.
+    const crowd = 60;
     const shared = await Promise.all(Array.from({ length: crowd }, () => log.readAfter(person.id, from, 500)));
     for (const result of shared) {
       assert.equal(result.kind, 'events');
       if (result.kind !== 'events') continue;
-      assert.ok(result.events.length >= 1 && result.events.length < missed, `${result.events.length} events in a shared read`);
+      assert.ok(result.events.length >= 1, 'a shared read brings something');
       assert.deepEqual(result.events.map((event) => event.seq), Array.from({ length: result.events.length }, (_, i) => from + 1 + i));
       assert.equal(result.head, from + missed);
     }
+    assert.ok(shared.some((result) => result.kind === 'events' && result.events.length < missed), 'some reads brought fewer than asked');
 
     const sockets = Array.from({ length: crowd }, () => {
       const frames: Array<{ seq?: number; event_type: string }> = [];

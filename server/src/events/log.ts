@@ -98,7 +98,7 @@ export class EventLog {
   }
 
   private readonly resumes = new BatchedReads<{ userId: number; since: number; limit: number }, ResumeResult>(async (requests) => {
-    const share = Math.max(1, Math.floor(ROWS_PER_READ / requests.length));
+    const share = Math.floor(ROWS_PER_READ / requests.length);
     const rows = await this.db.query<ResumeRow>(
       `SELECT r.request::int AS request, u.last_seq AS head, e.seq, e.event_type, e.payload
          FROM unnest($1::bigint[], $2::bigint[], $3::int[]) WITH ORDINALITY AS r(user_id, since, size, request)
@@ -130,7 +130,7 @@ export class EventLog {
       if (events[0]?.seq !== since + 1) return { kind: 'resync', head };
       return { kind: 'events', events, head };
     });
-  });
+  }, ROWS_PER_READ / LEAST_SHARE);
 
   /**
    * Forgets events older than the retention window; a client that was away longer resyncs.
@@ -171,8 +171,13 @@ export class EventLog {
   }
 }
 
-/** Events one resume statement returns at most, shared among the sockets it answers (about 10–20 ms on PGlite). */
+/**
+ * Events one resume statement returns at most, shared among the sockets it answers, each of which gets at least
+ * LEAST_SHARE (so a statement answers at most 40 sockets): a socket far behind reads again, in pages still large
+ * enough that each row is not paid for with an index lookup of its own.
+ */
 export const ROWS_PER_READ = 2000;
+const LEAST_SHARE = 50;
 
 /** Pages of the events table one step of a prune on the embedded database looks at (512 kB). */
 export const PRUNE_PAGES_PER_STEP = 64;
