@@ -1,5 +1,4 @@
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { hmacKey, type HmacKey } from './hmac-key.js';
+import { Hs256Tokens } from './hs256-tokens.js';
 
 const ISSUER = 'messenger';
 const AUDIENCE = 'messenger-media';
@@ -10,7 +9,6 @@ const AUDIENCE = 'messenger-media';
 const ADMIN_AUDIENCE = 'messenger-media-admin';
 // Its own type, audience and key: a media token is never an access token, and an access token never a media token.
 const MEDIA_TYPE = 'media+jwt';
-const ALGORITHM = 'HS256';
 /** A media URL works for an hour (docs/api.md, `POST /file/tokens`). */
 export const MEDIA_TOKEN_TTL_SECONDS = 3600;
 
@@ -28,40 +26,36 @@ export type MediaScope = 'user' | 'admin';
  * user may still see it.
  */
 export class MediaTokens {
-  private readonly key: Promise<HmacKey>;
+  private readonly tokens: Hs256Tokens;
 
-  constructor(secret: Uint8Array) {
-    this.key = hmacKey(secret);
+  /** `now` (milliseconds since the epoch) is the clock for issuing and expiry; tests pass their own. */
+  constructor(
+    secret: Uint8Array,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.tokens = new Hs256Tokens(secret, MEDIA_TYPE, ISSUER);
   }
 
   /** `expiresAt` (seconds since the epoch) exists for tests of expired tokens. */
   async issue(userId: number, path: string, expiresAt?: number, scope: MediaScope = 'user'): Promise<string> {
-    return new SignJWT({ path })
-      .setProtectedHeader({ alg: ALGORITHM, typ: MEDIA_TYPE })
-      .setSubject(String(userId))
-      .setIssuer(ISSUER)
-      .setAudience(scope === 'admin' ? ADMIN_AUDIENCE : AUDIENCE)
-      .setIssuedAt()
-      .setExpirationTime(expiresAt ?? `${MEDIA_TOKEN_TTL_SECONDS}s`)
-      .sign(await this.key);
+    const issuedAt = Math.floor(this.now() / 1000);
+    return this.tokens.issue(
+      {
+        subject: userId,
+        audience: scope === 'admin' ? ADMIN_AUDIENCE : AUDIENCE,
+        issuedAt,
+        expiresAt: expiresAt ?? issuedAt + MEDIA_TOKEN_TTL_SECONDS,
+      },
+      { path },
+    );
   }
 
   /** The claims of a valid media token, or null for anything else (expired, forged, another type…). */
   async verify(token: string, scope: MediaScope = 'user'): Promise<MediaClaims | null> {
-    try {
-      const { payload } = await jwtVerify(token, await this.key, {
-        algorithms: [ALGORITHM],
-        typ: MEDIA_TYPE,
-        issuer: ISSUER,
-        audience: scope === 'admin' ? ADMIN_AUDIENCE : AUDIENCE,
-        requiredClaims: ['sub', 'exp', 'path'],
-      });
-      const userId = Number(payload.sub);
-      if (!Number.isSafeInteger(userId) || userId <= 0 || typeof payload.path !== 'string') return null;
-      return { userId, path: payload.path };
-    } catch (error) {
-      if (error instanceof joseErrors.JOSEError) return null;
-      throw error;
-    }
+    const payload = this.tokens.verify(token, scope === 'admin' ? ADMIN_AUDIENCE : AUDIENCE, ['sub', 'exp', 'path'], this.now());
+    if (!payload) return null;
+    const userId = Number(payload.sub);
+    if (!Number.isSafeInteger(userId) || userId <= 0 || typeof payload.path !== 'string') return null;
+    return { userId, path: payload.path };
   }
 }

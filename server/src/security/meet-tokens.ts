@@ -1,11 +1,9 @@
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { hmacKey, type HmacKey } from './hmac-key.js';
+import { Hs256Tokens } from './hs256-tokens.js';
 
 const ISSUER = 'messenger';
 const AUDIENCE = 'messenger-meet';
 // Its own type and key: a meeting token opens one call's socket and nothing else.
 const MEET_TYPE = 'meet+jwt';
-const ALGORITHM = 'HS256';
 export const MEET_TOKEN_TTL_SECONDS = 3600;
 
 export interface MeetClaims {
@@ -16,33 +14,30 @@ export interface MeetClaims {
 
 /** Meeting tokens (`GET /meet/get-token`): the key of a call's meeting socket, bound to a person, chat and room. */
 export class MeetTokens {
-  private readonly key: Promise<HmacKey>;
+  private readonly tokens: Hs256Tokens;
 
-  constructor(secret: Uint8Array) {
-    this.key = hmacKey(secret);
+  /** `now` (milliseconds since the epoch) is the clock for issuing and expiry; tests pass their own. */
+  constructor(
+    secret: Uint8Array,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.tokens = new Hs256Tokens(secret, MEET_TYPE, ISSUER);
   }
 
   async issue(claims: MeetClaims): Promise<string> {
-    return new SignJWT({ chat: claims.chatId, room: claims.roomId })
-      .setProtectedHeader({ alg: ALGORITHM, typ: MEET_TYPE })
-      .setSubject(String(claims.userId))
-      .setIssuer(ISSUER)
-      .setAudience(AUDIENCE)
-      .setIssuedAt()
-      .setExpirationTime(`${MEET_TOKEN_TTL_SECONDS}s`)
-      .sign(await this.key);
+    const issuedAt = Math.floor(this.now() / 1000);
+    return this.tokens.issue(
+      { subject: claims.userId, audience: AUDIENCE, issuedAt, expiresAt: issuedAt + MEET_TOKEN_TTL_SECONDS },
+      { chat: claims.chatId, room: claims.roomId },
+    );
   }
 
   async verify(token: string): Promise<MeetClaims | null> {
-    try {
-      const { payload } = await jwtVerify(token, await this.key, { algorithms: [ALGORITHM], typ: MEET_TYPE, issuer: ISSUER, audience: AUDIENCE, requiredClaims: ['sub', 'exp'] });
-      const userId = Number(payload.sub);
-      const chatId = Number(payload.chat);
-      if (!Number.isSafeInteger(userId) || !Number.isSafeInteger(chatId) || typeof payload.room !== 'string') return null;
-      return { userId, chatId, roomId: payload.room };
-    } catch (error) {
-      if (error instanceof joseErrors.JOSEError) return null;
-      throw error;
-    }
+    const payload = this.tokens.verify(token, AUDIENCE, ['sub', 'exp'], this.now());
+    if (!payload) return null;
+    const userId = Number(payload.sub);
+    const chatId = Number(payload.chat);
+    if (!Number.isSafeInteger(userId) || !Number.isSafeInteger(chatId) || typeof payload.room !== 'string') return null;
+    return { userId, chatId, roomId: payload.room };
   }
 }
