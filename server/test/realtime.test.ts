@@ -293,6 +293,34 @@ describe('live events and delivery', () => {
     assert.equal(await count(anna.id), annaBefore);
   });
 
+  it('reuses the space of pruned events: the log does not grow while its age stays within the retention', async (t) => {
+    // PostgreSQL's autovacuum frees the space in its own time; the embedded database has none, so the prune does.
+    if (server.db.dialect !== 'pglite') return t.skip('autovacuum, asynchronous, frees the space on PostgreSQL');
+    const person = await signUp(server);
+    const pages = async () =>
+      (await server.db.query<{ pages: number }>(`SELECT (pg_relation_size('user_events') / current_setting('block_size')::int)::int AS pages`))[0]!
+        .pages;
+    let seq = await server.app.services.events.head(person.id);
+    // As many old events, time after time, as fill a good part of the table: written, aged, pruned.
+    const write = async () => {
+      await server.db.query(
+        `INSERT INTO user_events (user_id, seq, event_type, payload, created_at)
+         SELECT $1, $2 + n, 'chat-read', jsonb_build_object('chat_id', n, 'padding', repeat('x', 200)), now() - interval '400 days'
+           FROM generate_series(1, 3000) n`,
+        [person.id, seq],
+      );
+      seq += 3000;
+    };
+    await write();
+    await server.app.services.events.prune(30);
+    const settled = await pages();
+    for (let round = 0; round < 3; round += 1) {
+      await write();
+      assert.ok((await server.app.services.events.prune(30)) >= 3000);
+    }
+    assert.ok((await pages()) <= settled + 10, `${settled} pages after the first prune, ${await pages()} after three more rounds of 3 000`);
+  });
+
   it('answers a `since` older than the kept log with resync', async () => {
     const anna = await signUp(server);
     const boris = await signUp(server);

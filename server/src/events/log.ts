@@ -140,8 +140,9 @@ export class EventLog {
    * summarized and the DELETE reads the whole table, holding the one connection throughout (40 000 events in
    * 3 000 pages: 45–75 ms warm, 180 ms cold after a crash; 2026-11-28). There the table is gone through in
    * windows of `pagesPerStep` pages instead (a TID range scan), one statement each, so other work runs between
-   * them (a step: median 19 ms cold, a few ms warm). A row that moves to a page already passed while a pass runs
-   * (nothing here updates events) waits for the next pass.
+   * them (a step: median 19 ms cold, a few ms warm), then the table is vacuumed so that new events fill the space.
+   * A row that moves to a page already passed while a pass runs (nothing here updates events) waits for the next
+   * pass.
    */
   async prune(retentionDays: number, pagesPerStep = PRUNE_PAGES_PER_STEP): Promise<number> {
     if (this.db.dialect === 'postgres') return this.pruneWhere('', [retentionDays]);
@@ -157,6 +158,9 @@ export class EventLog {
         first + pagesPerStep,
       ]);
     }
+    // Without a vacuum the space of the deleted rows is never used again (no free-space map is kept), and the
+    // table grew by every event ever written, retention or not. It holds the connection: 6–60 ms for 700 pages.
+    if (deleted > 0) await this.db.query('VACUUM user_events');
     return deleted;
   }
 
