@@ -35,13 +35,12 @@ export class AccessTokens {
     private readonly ttlSeconds: number,
     private readonly now: () => number = Date.now,
   ) {
-    this.tokens = new Hs256Tokens(secret, ACCESS_TYPE, ISSUER);
+    this.tokens = new Hs256Tokens(secret, ACCESS_TYPE, ISSUER, [], now);
   }
 
   async issue(userId: number, role: number, generation: number, login?: string): Promise<string> {
-    const issuedAt = Math.floor(this.now() / 1000);
     return this.tokens.issue(
-      { subject: userId, audience: AUDIENCE, issuedAt, expiresAt: issuedAt + this.ttlSeconds },
+      { subject: userId, audience: AUDIENCE, ttlSeconds: this.ttlSeconds },
       { role, gen: generation, ...(login === undefined ? {} : { sid: login }) },
     );
   }
@@ -60,12 +59,12 @@ export class AccessTokens {
   }
 
   private check(token: string): AccessClaims | null {
-    const payload = this.tokens.verify(token, AUDIENCE, ['sub', 'exp'], this.now());
+    const payload = this.tokens.verify(token, AUDIENCE);
     if (!payload) return null;
     const userId = Number(payload.sub);
     const role = typeof payload.role === 'number' ? payload.role : 0;
     const generation = payload.gen;
-    if (!Number.isSafeInteger(userId) || userId <= 0 || typeof payload.exp !== 'number' || !Number.isSafeInteger(generation)) return null;
+    if (!Number.isSafeInteger(userId) || userId <= 0 || !Number.isSafeInteger(generation)) return null;
     const login = typeof payload.sid === 'string' ? { login: payload.sid } : {};
     return { userId, role, exp: payload.exp, generation: generation as number, ...login };
   }

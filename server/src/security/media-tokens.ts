@@ -28,31 +28,21 @@ export type MediaScope = 'user' | 'admin';
 export class MediaTokens {
   private readonly tokens: Hs256Tokens;
 
-  /** `now` (milliseconds since the epoch) is the clock for issuing and expiry; tests pass their own. */
-  constructor(
-    secret: Uint8Array,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.tokens = new Hs256Tokens(secret, MEDIA_TYPE, ISSUER);
+  constructor(secret: Uint8Array) {
+    this.tokens = new Hs256Tokens(secret, MEDIA_TYPE, ISSUER, ['path']);
   }
 
   /** `expiresAt` (seconds since the epoch) exists for tests of expired tokens. */
   async issue(userId: number, path: string, expiresAt?: number, scope: MediaScope = 'user'): Promise<string> {
-    const issuedAt = Math.floor(this.now() / 1000);
     return this.tokens.issue(
-      {
-        subject: userId,
-        audience: scope === 'admin' ? ADMIN_AUDIENCE : AUDIENCE,
-        issuedAt,
-        expiresAt: expiresAt ?? issuedAt + MEDIA_TOKEN_TTL_SECONDS,
-      },
+      { subject: userId, audience: scope === 'admin' ? ADMIN_AUDIENCE : AUDIENCE, ttlSeconds: MEDIA_TOKEN_TTL_SECONDS, expiresAt },
       { path },
     );
   }
 
   /** The claims of a valid media token, or null for anything else (expired, forged, another type…). */
   async verify(token: string, scope: MediaScope = 'user'): Promise<MediaClaims | null> {
-    const payload = this.tokens.verify(token, scope === 'admin' ? ADMIN_AUDIENCE : AUDIENCE, ['sub', 'exp', 'path'], this.now());
+    const payload = this.tokens.verify(token, scope === 'admin' ? ADMIN_AUDIENCE : AUDIENCE);
     if (!payload) return null;
     const userId = Number(payload.sub);
     if (!Number.isSafeInteger(userId) || userId <= 0 || typeof payload.path !== 'string') return null;
