@@ -43,6 +43,15 @@ export interface MessengerOptions {
  */
 const TRACE = Boolean(process.env.RESTART_DEBUG);
 
+/** What the benchmarks learn from the people's sockets. */
+interface Observer {
+  deliver(to: number, id: number): void;
+  /** A send was acknowledged (stored). */
+  acked(id: number): void;
+  /** A socket of somebody's opened (the upgrade was answered). */
+  opened(): void;
+}
+
 class Person {
   chat: WebSocket | null = null;
   flow: WebSocket | null = null;
@@ -52,7 +61,7 @@ class Person {
   resyncs = 0;
   /** With RESTART_DEBUG: what this person's flow socket saw (connects and frames), to explain a lost message. */
   readonly trace: string[] = [];
-  readonly pending = new Map<string, string>(); // client id → frame
+  readonly pending = new Map<string, { frame: string; id: number }>(); // client id → frame and message number
   closed = false;
 
   constructor(
@@ -61,7 +70,7 @@ class Person {
     readonly token: string,
     readonly chatId: number,
     private readonly ws: string,
-    private readonly deliver: (to: number, id: number) => void,
+    private readonly observer: Observer,
   ) {}
 
   async connect(): Promise<void> {
@@ -71,7 +80,7 @@ class Person {
   send(id: number): void {
     const clientId = randomUUID();
     const frame = `{"type":"send","client_id":"${clientId}","chat_id":${this.chatId},"text":"b:${id}"}`;
-    this.pending.set(clientId, frame);
+    this.pending.set(clientId, { frame, id });
     if (this.chat?.readyState === WebSocket.OPEN) this.chat.send(frame);
   }
 
@@ -86,16 +95,20 @@ class Person {
       openSocket(`${this.ws}/api/chat/socket?token=${encodeURIComponent(this.token)}`, (data) => {
         // Only acknowledgements matter here; a refusal would leave the send pending (none is expected).
         const match = /^\{"type":"ack","client_id":"([^"]+)"/.exec(String(data));
-        if (match) this.pending.delete(match[1]!);
+        const acked = match && this.pending.get(match[1]!);
+        if (!acked) return;
+        this.pending.delete(match[1]!);
+        this.observer.acked(acked.id);
       }),
     );
     if (!socket) return;
+    this.observer.opened();
     this.chat = socket;
     socket.on('close', () => {
       if (this.chat === socket) this.chat = null;
       if (!this.closed) void this.openChat();
     });
-    for (const frame of this.pending.values()) socket.send(frame);
+    for (const { frame } of this.pending.values()) socket.send(frame);
   }
 
   private async openFlow(): Promise<void> {
@@ -105,6 +118,7 @@ class Person {
       openSocket(`${this.ws}/api/user/flow?token=${encodeURIComponent(this.token)}${since}`, (data) => this.onFlowFrame(String(data))),
     );
     if (!socket) return;
+    this.observer.opened();
     this.flow = socket;
     socket.on('close', () => {
       if (this.flow === socket) this.flow = null;
@@ -127,7 +141,7 @@ class Person {
     }
     const message = event.additional_info?.message;
     if (event.event_type !== 'text' || !message || message.sender_id === this.id || !message.text?.startsWith('b:')) return;
-    this.deliver(this.index, Number(message.text.slice(2)));
+    this.observer.deliver(this.index, Number(message.text.slice(2)));
   }
 
   /** Opens a socket, trying again every 100 ms while the server is away (the restart benchmark). */
@@ -217,6 +231,8 @@ export class MessengerTarget implements Target {
   private children: ChildProcess[] = [];
   private people: Person[] = [];
   private deliver: (to: number, id: number) => void = () => undefined;
+  private acked: (id: number) => void = () => undefined;
+  private opened: () => void = () => undefined;
   private dataDir = '';
   private dropDatabase: (() => Promise<void>) | null = null;
   private readonly base: string;
@@ -368,7 +384,11 @@ export class MessengerTarget implements Target {
     }
     this.people = signedIn.map((person, index) => {
       const ws = this.nodeBase(index % this.nodes).replace('http', 'ws');
-      return new Person(index, person.id, person.token, chats[index]!, ws, (to, id) => this.deliver(to, id));
+      return new Person(index, person.id, person.token, chats[index]!, ws, {
+        deliver: (to, id) => this.deliver(to, id),
+        acked: (id) => this.acked(id),
+        opened: () => this.opened(),
+      });
     });
     await Promise.all(this.people.map((person) => person.connect()));
   }
@@ -417,6 +437,16 @@ export class MessengerTarget implements Target {
 
   onDeliver(deliver: (to: number, id: number) => void): void {
     this.deliver = deliver;
+  }
+
+  /** Called with a message's number when its sender's send is acknowledged. */
+  onAck(acked: (id: number) => void): void {
+    this.acked = acked;
+  }
+
+  /** Called whenever one of the people's sockets opens (the restart bench times the first after a kill). */
+  onSocketOpen(opened: () => void): void {
+    this.opened = opened;
   }
 
   /** Stops the server with SIGINT (so a `--cpu-prof` profile is written) and removes its data. */
