@@ -1,7 +1,8 @@
 // A server restart under load: 200 people in pairs sending at a steady rate, the server killed with SIGKILL and
 // started again on the same data while they keep sending; their clients reconnect, re-send what was not
 // acknowledged and resume their event logs from the last seq. Reports how long until the p99 latency is back to
-// its steady value, and that nothing was lost or delivered twice. Figures, not pass/fail.
+// its steady value, and that nothing was lost or delivered twice; when the first and the last socket were open again,
+// and each moment's sends as acknowledged beside as delivered. Figures, not pass/fail.
 // RESTART_NODE_ARGS passes flags to the server's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the start).
 import { spawnSync } from 'node:child_process';
 import { PAIRS } from './open-loop/driver.js';
@@ -38,8 +39,8 @@ async function bench(database: 'pglite' | 'postgres', port: number): Promise<voi
   target.onAck((id) => {
     if (id >= 0 && id < total && !acked[id]) acked[id] = performance.now();
   });
-  // The first socket the restarted server accepts: it listens from then on (its health check can wait longer,
-  // behind the crowd's work on the one database connection).
+  // The first socket the restarted server opens says when it serves again (its health check can answer later,
+  // behind the crowd's work on the one database connection); the last, when everybody is back.
   target.onSocketOpen(() => {
     if (!killedAt) return;
     firstOpenAt ||= performance.now();
@@ -121,7 +122,7 @@ async function bench(database: 'pglite' | 'postgres', port: number): Promise<voi
     console.log(`\n${target.name}: ${RATE} messages/s, server killed (SIGKILL) at ${KILL_AT} s and started again`);
     const afterKill = (at: number) => (at ? `${((at - killedAt) / 1000).toFixed(2)} s` : 'never');
     console.log(
-      `  steady p99 before: ${steadyP99.toFixed(1)} ms; after the kill the first socket was accepted at ${afterKill(firstOpenAt)}, /api/health answered at ${afterKill(upAt)}; ${reopened} sockets reopened, the last at ${afterKill(lastOpenAt)}`,
+      `  steady p99 before: ${steadyP99.toFixed(1)} ms; after the kill the first socket opened again at ${afterKill(firstOpenAt)}, /api/health answered at ${afterKill(upAt)}; ${reopened} sockets reopened, the last at ${afterKill(lastOpenAt)}`,
     );
     console.log(
       `  p99 back within ${limit.toFixed(0)} ms (2× steady, at least 50 ms) for messages sent ${recoveredAfter}`,

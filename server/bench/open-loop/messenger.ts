@@ -48,7 +48,7 @@ interface Observer {
   deliver(to: number, id: number): void;
   /** A send was acknowledged (stored). */
   acked(id: number): void;
-  /** A socket of somebody's opened (the upgrade was answered). */
+  /** One of the people's sockets opened (the server answered its upgrade, after checking the token and account). */
   opened(): void;
 }
 
