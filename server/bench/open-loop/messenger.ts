@@ -36,22 +36,26 @@ export interface MessengerOptions {
   natsUrl?: string;
 }
 
+const TRACE = Boolean(process.env.RESTART_DEBUG);
+
+/** Which of a person's two sockets. */
+export type SocketKind = 'chat' | 'flow';
+
+/** What the benchmarks learn from the people's sockets. */
+interface Observer {
+  /** Message number `id` reached person `to` on their flow socket. */
+  deliver(to: number, id: number): void;
+  /** A send was acknowledged (stored). */
+  acked(id: number): void;
+  /** A person's socket opened, as the client saw it (the server answered its upgrade after checking token and account). */
+  opened(person: number, kind: SocketKind): void;
+}
+
 /**
  * One person's two sockets, as our client keeps them: sends stay pending until acknowledged and go again, in order,
  * whenever the chat socket reconnects; the flow socket reconnects with `since` = the last seq seen. (In the plain
  * ramps nothing drops; the restart benchmark kills the server under them.)
  */
-const TRACE = Boolean(process.env.RESTART_DEBUG);
-
-/** What the benchmarks learn from the people's sockets. */
-interface Observer {
-  deliver(to: number, id: number): void;
-  /** A send was acknowledged (stored). */
-  acked(id: number): void;
-  /** One of the people's sockets opened (the server answered its upgrade, after checking the token and account). */
-  opened(): void;
-}
-
 class Person {
   chat: WebSocket | null = null;
   flow: WebSocket | null = null;
@@ -102,7 +106,7 @@ class Person {
       }),
     );
     if (!socket) return;
-    this.observer.opened();
+    this.observer.opened(this.index, 'chat');
     this.chat = socket;
     socket.on('close', () => {
       if (this.chat === socket) this.chat = null;
@@ -118,7 +122,7 @@ class Person {
       openSocket(`${this.ws}/api/user/flow?token=${encodeURIComponent(this.token)}${since}`, (data) => this.onFlowFrame(String(data))),
     );
     if (!socket) return;
-    this.observer.opened();
+    this.observer.opened(this.index, 'flow');
     this.flow = socket;
     socket.on('close', () => {
       if (this.flow === socket) this.flow = null;
@@ -232,7 +236,7 @@ export class MessengerTarget implements Target {
   private people: Person[] = [];
   private deliver: (to: number, id: number) => void = () => undefined;
   private acked: (id: number) => void = () => undefined;
-  private opened: () => void = () => undefined;
+  private opened: (person: number, kind: SocketKind) => void = () => undefined;
   private dataDir = '';
   private dropDatabase: (() => Promise<void>) | null = null;
   private readonly base: string;
@@ -387,7 +391,7 @@ export class MessengerTarget implements Target {
       return new Person(index, person.id, person.token, chats[index]!, ws, {
         deliver: (to, id) => this.deliver(to, id),
         acked: (id) => this.acked(id),
-        opened: () => this.opened(),
+        opened: (person, kind) => this.opened(person, kind),
       });
     });
     await Promise.all(this.people.map((person) => person.connect()));
@@ -444,8 +448,8 @@ export class MessengerTarget implements Target {
     this.acked = acked;
   }
 
-  /** Called whenever one of the people's sockets opens (the restart bench times the first after a kill). */
-  onSocketOpen(opened: () => void): void {
+  /** Called at every opening of a person's socket, reopenings included (the restart bench times them after a kill). */
+  onSocketOpen(opened: (person: number, kind: SocketKind) => void): void {
     this.opened = opened;
   }
 
