@@ -36,7 +36,7 @@ async function bench(database: 'pglite' | 'postgres', port: number): Promise<voi
   let killedAt = 0;
   let firstOpenAt = 0;
   // When each person's chat and flow socket first opened again after the kill (a socket can reopen more than once).
-  const backAt = new Map<string, number>();
+  const backAt: Record<SocketKind, Map<number, number>> = { chat: new Map(), flow: new Map() };
   let reopenings = 0;
   target.onAck((id) => {
     if (id >= 0 && id < total && !acked[id]) acked[id] = performance.now();
@@ -48,7 +48,7 @@ async function bench(database: 'pglite' | 'postgres', port: number): Promise<voi
     const now = performance.now();
     firstOpenAt ||= now;
     reopenings += 1;
-    if (!backAt.has(`${kind}:${person}`)) backAt.set(`${kind}:${person}`, now);
+    if (!backAt[kind].has(person)) backAt[kind].set(person, now);
   });
   target.onDeliver((to, id) => {
     if (id < 0 || id >= total || to !== (id % PAIRS.users ^ 1)) return;
@@ -130,10 +130,9 @@ async function bench(database: 'pglite' | 'postgres', port: number): Promise<voi
     console.log(
       `  steady p99 before: ${steadyP99.toFixed(1)} ms; after the kill the first socket opened again at ${afterKill(firstOpenAt)}, /api/health answered at ${afterKill(upAt)}`,
     );
-    const lastBack = (kind: SocketKind) => Math.max(0, ...[...backAt].filter(([key]) => key.startsWith(kind)).map(([, at]) => at));
-    const back = (kind: SocketKind) => [...backAt.keys()].filter((key) => key.startsWith(kind)).length;
+    const lastBack = (kind: SocketKind) => Math.max(0, ...backAt[kind].values());
     console.log(
-      `  open again: ${back('chat')} chat sockets, the last at ${afterKill(lastBack('chat'))}; ${back('flow')} flow sockets, the last at ${afterKill(lastBack('flow'))} (${reopenings} openings in all)`,
+      `  open again: ${backAt.chat.size} chat sockets, the last at ${afterKill(lastBack('chat'))}; ${backAt.flow.size} flow sockets, the last at ${afterKill(lastBack('flow'))} (${reopenings} openings in all)`,
     );
     console.log(
       `  p99 back within ${limit.toFixed(0)} ms (2× steady, at least 50 ms) for messages sent ${recoveredAfter}`,
