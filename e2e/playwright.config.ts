@@ -10,8 +10,8 @@ import { PUSH_SERVICE_ORIGIN } from './tests/push-service';
 const port = Number(process.env.E2E_PORT ?? 18_080);
 // E2E_CLUSTER=1: against the product as a cluster (`npm run cluster`: 3 nodes behind HAProxy, NATS, Redis), on a
 // PostgreSQL database of the run's own (on DATABASE_URL's server, as the server's tests; the local one by
-// default), dropped when the cluster stops. `npm test` runs the chat, groups, calls and staff journeys this way after the whole suite
-// against one node.
+// default), dropped when the cluster stops. `npm test` runs the chat, groups, calls and staff journeys this way, after the rest of the
+// suite against one node.
 const cluster = process.env.E2E_CLUSTER === '1';
 const clusterPort = Number(process.env.E2E_CLUSTER_PORT ?? 18_090);
 const clusterName = `msgr_e2e_cluster_${randomBytes(4).toString('hex')}`;

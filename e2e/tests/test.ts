@@ -50,7 +50,8 @@ export { expect };
 
 /**
  * The journeys whose server side differs on a cluster (sockets on other nodes, calls rung or answered through
- * another node, limits and staff state in shared stores): `npm test` runs them once more against 3 nodes
- * (`--grep @cluster`, with E2E_CLUSTER=1).
+ * another node, limits and staff state in shared stores): `npm test` runs them against 3 nodes
+ * (`--grep @cluster`, with E2E_CLUSTER=1) and the rest against one node (`--grep-invert @cluster`), or all of them
+ * against one node where the cluster cannot start.
  */
 export const CLUSTER = { tag: '@cluster' };
