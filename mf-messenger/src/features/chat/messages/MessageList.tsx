@@ -29,6 +29,14 @@ const READER_INPUT_MS = 1_000;
  */
 const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ', 'Tab']);
 
+/** Adds each `[type, listener]` to `target` with the same options; returns what removes them all. */
+function listenAll(target: EventTarget, listeners: readonly (readonly [string, (event: never) => void])[], options: AddEventListenerOptions): () => void {
+  for (const [type, listener] of listeners) target.addEventListener(type, listener as EventListener, options);
+  return () => {
+    for (const [type, listener] of listeners) target.removeEventListener(type, listener as EventListener, options);
+  };
+}
+
 interface MessageListProps {
   chat: Chat;
   /** Text to highlight (the in-chat search). */
@@ -56,6 +64,8 @@ export function MessageList({ chat, highlight }: MessageListProps) {
   /** The anchor message's client id, and where it was last seen in the list. */
   const [anchor, setAnchor] = useState<{ clientId: string; index: number } | null>(null);
   const scroller = useRef<HTMLElement | null>(null);
+  /** Removes the reader's listeners from the scroller they were added to. */
+  const unlistenScroller = useRef<(() => void) | null>(null);
   /** Whether the list keeps to its end as content grows: the reader is at the bottom (or asked to go there). */
   const stick = useRef(true);
   const [atBottom, setAtBottom] = useState(true);
@@ -155,37 +165,43 @@ export function MessageList({ chat, highlight }: MessageListProps) {
 
   const setScroller = useCallback(
     (element: HTMLElement | Window | null) => {
-      const listeners = [
-        ['scroll', onScroll],
-        ['wheel', readerInput.wheel],
-        ['pointerdown', readerInput.pressScrollbar],
-        ['touchstart', readerInput.touch],
-        ['touchmove', readerInput.touch],
-        ['focusin', readerInput.focus],
-      ] as const;
-      for (const [type, listener] of listeners) scroller.current?.removeEventListener(type, listener as EventListener);
+      unlistenScroller.current?.();
       scroller.current = element instanceof HTMLElement ? element : null;
-      for (const [type, listener] of listeners) scroller.current?.addEventListener(type, listener as EventListener, { passive: true });
+      unlistenScroller.current = scroller.current
+        ? listenAll(
+            scroller.current,
+            [
+              ['scroll', onScroll],
+              ['wheel', readerInput.wheel],
+              ['pointerdown', readerInput.pressScrollbar],
+              ['touchstart', readerInput.touch],
+              ['touchmove', readerInput.touch],
+              ['focusin', readerInput.focus],
+            ],
+            { passive: true },
+          )
+        : null;
     },
     [onScroll, readerInput],
   );
   // Releases and keys can happen anywhere on the page (a drag ends outside the list; the page's keys scroll the
   // last list clicked).
-  useEffect(() => {
-    const options = { passive: true, capture: true };
-    const listeners = [
-      ['keydown', readerInput.keydown],
-      ['touchend', readerInput.touch],
-      ['touchcancel', readerInput.touch],
-      ['pointerup', readerInput.release],
-      ['pointercancel', readerInput.release],
-      ['pointermove', readerInput.release],
-    ] as const;
-    for (const [type, listener] of listeners) document.addEventListener(type, listener as EventListener, options);
-    return () => {
-      for (const [type, listener] of listeners) document.removeEventListener(type, listener as EventListener, options);
-    };
-  }, [readerInput]);
+  useEffect(
+    () =>
+      listenAll(
+        document,
+        [
+          ['keydown', readerInput.keydown],
+          ['touchend', readerInput.touch],
+          ['touchcancel', readerInput.touch],
+          ['pointerup', readerInput.release],
+          ['pointercancel', readerInput.release],
+          ['pointermove', readerInput.release],
+        ],
+        { passive: true, capture: true },
+      ),
+    [readerInput],
+  );
 
   // Something I send brings me to the end, wherever I was.
   const last = messages.at(-1);
