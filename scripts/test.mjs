@@ -43,9 +43,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 try {
   const startedAll = Date.now();
   await step('install', ensureDependencies);
-  // The server's integration tests need neither the lint nor the build, and alone they leave a sixth of the two
-  // cores idle (74 % busy, 17 % idle: their test files wait on servers, sockets and disk syncs), so they run beside
-  // lint … federation. On a fresh clone those steps took 141 s and the server's 321 s one after the other.
+  // The server's integration tests need neither the lint nor the build, so they run beside lint … federation, which
+  // leave a core idle at times (eslint is one process). On a fresh clone those steps took 141 s and the server's
+  // 321 s one after the other, 398 s side by side (with the server's test files one at a time per database).
   const serverTests = step('server', async () => {
     // The load balancer of the node-loss test (server/test/node-loss.test.ts).
     const haproxy = await ensureTool('haproxy');
