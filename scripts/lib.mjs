@@ -29,33 +29,6 @@ export function pnpm(args, options = {}) {
   return run('npx', ['-y', `pnpm@${PNPM_VERSION}`, ...args], options);
 }
 
-/**
- * Starts a pnpm command in a process group of its own: `done` settles as `pnpm` does, and `stop()` ends the command
- * with everything it started (a test runner, its servers and their children), e.g. when a step running beside it
- * has failed. Being its own group, it does not get the terminal's Ctrl-C: the caller stops it on its own signals.
- */
-export function pnpmStoppable(args, options = {}) {
-  const child = spawn('npx', ['-y', `pnpm@${PNPM_VERSION}`, ...args], { stdio: 'inherit', cwd: root, ...options, detached: true });
-  let exited = false;
-  const done = new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      exited = true;
-      if (code === 0) resolve();
-      else reject(new Error(`pnpm ${args.join(' ')} failed (${signal ?? `exit ${code}`})`));
-    });
-  });
-  const stop = () => {
-    if (exited || child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      // Gone meanwhile.
-    }
-  };
-  return { done, stop };
-}
-
 /** Installs the workspace's dependencies when the lockfile changed since the last install. */
 export async function ensureDependencies() {
   const lock = join(root, 'pnpm-lock.yaml');

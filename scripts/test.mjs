@@ -1,10 +1,11 @@
 // `npm test`: everything CI checks, in the order a failure is cheapest to find.
 // Installs what the tests need (dependencies from the lockfile, Debian's Chromium, coturn and HAProxy when missing and we are root),
-// then lint, type-check, unit tests, the production build and the module-federation contract of each build, with
-// the server integration tests (PGlite and PostgreSQL) running beside those steps; then end-to-end tests in Chromium
-// against that build: the journeys tagged @cluster against a cluster of three nodes, the rest against one node.
-import { buildStale, ensureDependencies, log, pnpm, pnpmStoppable } from './lib.mjs';
-import { listening } from './listening.mjs';
+// then lint, type-check, unit tests, server integration tests (PGlite and PostgreSQL), the production build,
+// the module-federation contract of each build, and end-to-end tests in Chromium against that build: the journeys
+// tagged @cluster against a cluster of three nodes, the rest against one node (all of them against one node where
+// the cluster's services are not running, outside CI).
+import { buildStale, ensureDependencies, log, pnpm } from './lib.mjs';
+import { clusterServices, notListening } from './listening.mjs';
 import { ensureTool } from './debian-tools.mjs';
 
 const only = new Set(process.argv.slice(2)); // e.g. `npm test -- unit e2e`
@@ -18,68 +19,28 @@ async function step(name, work) {
   timings.push([name, ((Date.now() - started) / 1000).toFixed(1)]);
 }
 
-/** PostgreSQL, NATS and Redis, which the cluster needs: the names of those not running here. */
-async function missingClusterServices() {
-  const services = [
-    ['PostgreSQL', process.env.DATABASE_URL || 'postgres://127.0.0.1:5432', 5432],
-    ['NATS', process.env.NATS_URL || 'nats://127.0.0.1:4222', 4222],
-    ['Redis', process.env.REDIS_URL || 'redis://127.0.0.1:6379', 6379],
-  ];
-  const missing = [];
-  for (const [name, url, port] of services) if (!(await listening(url, port))) missing.push(name);
-  return missing;
-}
-
-// The server's tests run in a process group of their own beside the steps that do not need them, and are stopped
-// when one of those fails or this run is interrupted.
-const stoppable = new Set();
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    for (const command of stoppable) command.stop();
-    process.exit(130);
-  });
-}
-
 try {
   const startedAll = Date.now();
   await step('install', ensureDependencies);
-  // The server's integration tests need neither the lint nor the build, so they run beside lint … federation, which
-  // leave a core idle at times (eslint is one process). On a fresh clone those steps took 141 s and the server's
-  // 321 s one after the other, 398 s side by side (with the server's test files one at a time per database).
-  const serverTests = step('server', async () => {
+  await step('lint', () => pnpm(['exec', 'eslint', '--max-warnings=0', '.']));
+  // Two at once on our 2 cores: tsc and Jest each keep about one core busy (Jest's default on 2 cores is one
+  // worker); measured 49 → 39 s and 41 → 21 s.
+  await step('typecheck', () => pnpm(['-r', '--workspace-concurrency=2', 'run', 'typecheck']));
+  await step('unit', () => pnpm(['exec', 'jest', '--ci', '--maxWorkers=2']));
+  await step('server', async () => {
     // The load balancer of the node-loss test (server/test/node-loss.test.ts).
     const haproxy = await ensureTool('haproxy');
-    const command = pnpmStoppable(['--filter', '@messenger/server', 'run', 'test'], { env: { ...process.env, HAPROXY_PATH: haproxy } });
-    stoppable.add(command);
-    try {
-      await command.done;
-    } finally {
-      stoppable.delete(command);
-    }
+    await pnpm(['--filter', '@messenger/server', 'run', 'test'], { env: { ...process.env, HAPROXY_PATH: haproxy } });
   });
-  // Settled here so that a failure beside it, which stops it, is the one reported.
-  const serverSettled = serverTests.then(
-    () => undefined,
-    (error) => error,
-  );
-  try {
-    await step('lint', () => pnpm(['exec', 'eslint', '--max-warnings=0', '.']));
-    // Two at once on our 2 cores: tsc and Jest each keep about one core busy (Jest's default on 2 cores is one
-    // worker); measured 49 → 39 s and 41 → 21 s.
-    await step('typecheck', () => pnpm(['-r', '--workspace-concurrency=2', 'run', 'typecheck']));
-    await step('unit', () => pnpm(['exec', 'jest', '--ci', '--maxWorkers=2']));
-    await step('build', () => buildStale({ force: process.env.CI === 'true' }));
-    await step('federation', () => pnpm(['exec', 'node', 'scripts/check-federation.mjs']));
-  } catch (error) {
-    for (const command of stoppable) command.stop();
-    throw error;
-  }
-  const serverFailure = await serverSettled;
-  if (serverFailure) throw serverFailure;
+  await step('build', () => buildStale({ force: process.env.CI === 'true' }));
+  await step('federation', () => pnpm(['exec', 'node', 'scripts/check-federation.mjs']));
 
   // The cluster's journeys run against the cluster (below) when it can start here, and against the one node
-  // otherwise (or when only the e2e step was asked for), so that each journey runs once.
-  const clusterRuns = (only.size === 0 || only.has('e2e-cluster')) && (process.env.CI === 'true' || (await missingClusterServices()).length === 0);
+  // otherwise (or when only the e2e step was asked for), so that each journey runs once. The services are looked
+  // for once, so that both steps agree.
+  const clusterStep = only.size === 0 || only.has('e2e-cluster');
+  const missing = clusterStep ? (await notListening(clusterServices())).map(([name]) => name) : [];
+  const clusterRuns = clusterStep && (missing.length === 0 || process.env.CI === 'true');
   await step('e2e', async () => {
     const chromium = await ensureTool('chromium');
     // The TURN relay the calls tests go through (relay-only), started by the Playwright config.
@@ -93,9 +54,9 @@ try {
     // 3 nodes behind HAProxy, linked by NATS, their limits in Redis, on a fresh PostgreSQL database
     // (e2e/playwright.config.ts, E2E_CLUSTER). Tests tagged @cluster (e2e/tests/test.ts, CLUSTER).
     // Like the server's cluster test: skipped with a clear line where a service is missing, except under CI=true.
-    const missing = await missingClusterServices();
-    if (missing.length > 0 && process.env.CI !== 'true') {
-      log(`e2e-cluster: skipped (not running here: ${missing.join(', ')}); the e2e step ran its journeys on one node`);
+    if (!clusterRuns) {
+      const where = only.size === 0 || only.has('e2e') ? 'the e2e step ran its journeys on one node' : 'its journeys did not run';
+      log(`e2e-cluster: skipped (not running here: ${missing.join(', ')}); ${where}`);
       return;
     }
     const chromium = await ensureTool('chromium');

@@ -53,13 +53,43 @@ async function postgresReachable() {
   }
 }
 
+/**
+ * Drops the databases that earlier runs on this machine left behind when they were stopped from outside (Ctrl-C,
+ * a timeout's kill), before their servers could drop them. Each test database is named
+ * `msgr_<kind>_<pid>_<random>` by the test process that made it, and is left alone while that process lives; only
+ * on a PostgreSQL of this machine, where the pid means something.
+ */
+async function dropOrphanedDatabases() {
+  if (!['127.0.0.1', 'localhost', '[::1]', ''].includes(new URL(postgresUrl).hostname)) return;
+  const alive = (pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (error) {
+      return error.code === 'EPERM';
+    }
+  };
+  const client = new pg.Client({ connectionString: postgresUrl });
+  try {
+    await client.connect();
+    const { rows } = await client.query(`SELECT datname FROM pg_database WHERE datname ~ '^msgr_[a-z]+_[0-9]+_[0-9a-f]{8}$'`);
+    const orphaned = rows.map((row) => row.datname).filter((name) => !alive(Number(name.split('_').at(-2))));
+    for (const name of orphaned) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    if (orphaned.length > 0) console.log(`dropped ${orphaned.length} test database(s) left by stopped runs`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 const suites = [];
 if (only !== 'postgres') suites.push('pglite');
 if (only !== 'pglite') {
   const reachable = await postgresReachable();
   const shown = postgresUrl.replace(/\/\/[^@/]*@/, '//…@');
-  if (reachable === true) suites.push('postgres');
-  else if (process.env.CI === 'true') {
+  if (reachable === true) {
+    suites.push('postgres');
+    await dropOrphanedDatabases();
+  } else if (process.env.CI === 'true') {
     console.error(`✗ PostgreSQL at ${shown} is unreachable (${reachable}); under CI=true the PostgreSQL run is required.`);
     process.exit(1);
   } else {
