@@ -6,16 +6,15 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildStale, ensureDependencies, log, root } from './lib.mjs';
-import { listening } from './listening.mjs';
+import { clusterServices, notListening } from './listening.mjs';
 import { ensureTool } from './debian-tools.mjs';
 import { haproxyConfig } from './haproxy-config.mjs';
 
 const NODES = Number(process.env.CLUSTER_NODES ?? 3);
 const port = Number(process.env.PORT ?? 8080);
 const firstNodePort = Number(process.env.CLUSTER_NODE_PORT ?? port + 1);
-const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/messenger_cluster';
-const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const services = clusterServices();
+const [[, natsUrl], [, redisUrl], [, databaseUrl]] = services;
 const clusterName = process.env.CLUSTER_NAME ?? 'msgr-local';
 const dataDir = process.env.DATA_DIR ?? join(root, 'data', 'cluster');
 // CLUSTER_DROP_DATABASE=1: the database is the run's own (the e2e cluster run), dropped once the nodes have stopped.
@@ -81,12 +80,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void stop()
 await ensureDependencies();
 await buildStale();
 const haproxy = await ensureTool('haproxy');
-for (const [name, url, defaultPort, variable] of [
-  ['NATS', natsUrl, 4222, 'NATS_URL'],
-  ['Redis', redisUrl, 6379, 'REDIS_URL'],
-  ['PostgreSQL', databaseUrl, 5432, 'DATABASE_URL'],
-]) {
-  if (!(await listening(url, defaultPort))) throw new Error(`${name} is not running at ${shown(url)} (start it, or set ${variable})`);
+for (const [name, url, , variable] of await notListening(services)) {
+  throw new Error(`${name} is not running at ${shown(url)} (start it, or set ${variable})`);
 }
 await ensureDatabase();
 

@@ -16,3 +16,21 @@ export function listening(url, defaultPort) {
     socket.once('close', () => resolve(false));
   });
 }
+
+/**
+ * The services a cluster of nodes needs (`npm run cluster`, the e2e cluster run), each as `[name, url, default port,
+ * variable]`: from the environment, else where this machine runs them.
+ */
+export function clusterServices(env = process.env) {
+  return [
+    ['NATS', env.NATS_URL || 'nats://127.0.0.1:4222', 4222, 'NATS_URL'],
+    ['Redis', env.REDIS_URL || 'redis://127.0.0.1:6379', 6379, 'REDIS_URL'],
+    ['PostgreSQL', env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/messenger_cluster', 5432, 'DATABASE_URL'],
+  ];
+}
+
+/** Those of `services` (as `clusterServices` gives them) that nothing answers for here. */
+export async function notListening(services) {
+  const answers = await Promise.all(services.map(([, url, defaultPort]) => listening(url, defaultPort)));
+  return services.filter((_, index) => !answers[index]);
+}
