@@ -80,7 +80,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void stop()
 await ensureDependencies();
 await buildStale();
 const haproxy = await ensureTool('haproxy');
-for (const [name, url, , variable] of await notListening(services)) {
+const [missing] = await notListening(services);
+if (missing) {
+  const [name, url, , variable] = missing;
   throw new Error(`${name} is not running at ${shown(url)} (start it, or set ${variable})`);
 }
 await ensureDatabase();

@@ -17,8 +17,8 @@ const only = process.argv[2]; // optional: "pglite" or "postgres"
 // file that made calls would idle that long before exiting.
 const forceExit = ['--test-force-exit'];
 // Two test files at a time per database (Node's default on 2 cores is one): a file spends much of its time waiting
-// on its servers, sockets and disk syncs. Both suites alone, on a fresh clone: 320 s with one at a time (the cores
-// 74 % busy, 17 % idle), 247 s with two (90 % busy, 3 % idle).
+// on its servers, sockets and disk syncs. Both suites alone, one at a time against two at a time, two pairs an hour
+// apart: 320 → 247 s and 338 → 279 s (the cores 16–17 % idle, then 1–3 %).
 const concurrency = ['--test-concurrency=2'];
 
 /**
