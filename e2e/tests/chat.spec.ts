@@ -1,5 +1,5 @@
 import { CLUSTER, expect, test } from './test';
-import { newPhone, signUpInBrowser } from './fixtures';
+import { newPhone, personRow, signUpInBrowser } from './fixtures';
 
 test('two people sign in, become contacts and chat live; a reload keeps them signed in', CLUSTER, async ({ browser }) => {
   const anna = await browser.newContext();
@@ -19,7 +19,7 @@ test('two people sign in, become contacts and chat live; a reload keeps them sig
   await dialog.getByLabel('Name', { exact: true }).fill('Boris B.');
   await dialog.getByRole('button', { name: 'Add contact' }).click();
   await expect(dialog).toBeHidden();
-  await annaPage.getByRole('button', { name: 'Open chat with Boris B.' }).click();
+  await personRow(annaPage, 'Boris B.').click();
   await expect(annaPage.getByRole('heading', { name: 'Boris B.' })).toBeVisible();
 
   await annaPage.getByRole('textbox', { name: 'Message' }).fill('Hello Boris! <b>not bold</b>');

@@ -82,10 +82,30 @@ export async function addContact(page: Page, phone: string, name: string): Promi
   await expect(dialog).toBeHidden();
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A button named by what it shows, which starts with `name` (WCAG 2.5.3, label in name: the name, then the line
+ * below it), whose action is its tooltip and accessible description (`title`), as a person finds it.
+ */
+function namedByContent(scope: Page | Locator, name: string, action: string): Locator {
+  return scope.getByRole('button', { name: new RegExp(`^${escapeRegExp(name)}(\\s|$)`) }).and(scope.getByTitle(action, { exact: true }));
+}
+
+/** A person's row in the Contacts tab or in a group's members: their name, then their phone, @username or role. */
+export function personRow(scope: Page | Locator, name: string): Locator {
+  return namedByContent(scope, name, `Open chat with ${name}`);
+}
+
+/** The open chat's header, which shows its name and status and opens its details. */
+export function chatHeader(page: Page, name: string): Locator {
+  return namedByContent(page, name, `Details of ${name}`);
+}
+
 /** Opens (creating if needed) the private chat with a contact, from the Contacts tab. */
 export async function openChatWith(page: Page, contactName: string): Promise<void> {
   await page.getByRole('tab', { name: 'Contacts' }).click();
-  await page.getByRole('button', { name: `Open chat with ${contactName}` }).click();
+  await personRow(page, contactName).click();
   await expect(page.getByRole('heading', { name: contactName })).toBeVisible();
 }
 

@@ -1,5 +1,5 @@
 import { CLUSTER, expect, test } from './test';
-import { STAFF_PHONE, addContact, newPhone, send, signUpAdminInBrowser, signUpInBrowser } from './fixtures';
+import { STAFF_PHONE, addContact, chatHeader, newPhone, send, signUpAdminInBrowser, signUpInBrowser } from './fixtures';
 
 test('a group of three: created, renamed, a member added and one removed', CLUSTER, async ({ browser }) => {
   const page = async () => (await browser.newContext()).newPage();
@@ -32,7 +32,7 @@ test('a group of three: created, renamed, a member added and one removed', CLUST
   }
 
   // Anna renames it; everyone sees the new name.
-  await anna.getByRole('button', { name: 'Details of Weekend trip' }).click();
+  await chatHeader(anna, 'Weekend trip').click();
   const panel = anna.getByRole('complementary', { name: 'Group' });
   await panel.getByLabel('Group name').fill('Mountain trip');
   await panel.getByRole('button', { name: 'Save' }).click();
@@ -72,7 +72,7 @@ test('a secret chat made by staff, joined by its code', CLUSTER, async ({ browse
   await dialog.getByLabel('Group name').fill('Night shift');
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(staff.getByRole('heading', { name: 'Night shift' })).toBeVisible();
-  await staff.getByRole('button', { name: 'Details of Night shift' }).click();
+  await chatHeader(staff, 'Night shift').click();
   const code = (await staff.getByRole('region', { name: 'Invite code' }).locator('code').textContent())!.trim();
   expect(code).toMatch(/^C-[A-Za-z0-9]{10}$/);
 

@@ -1,10 +1,10 @@
 import { expect, test } from './test';
-import { annaAndBoris } from './fixtures';
+import { annaAndBoris, chatHeader } from './fixtures';
 
 // Issue 14: online / last seen in a private chat's header, live, and hidden when the person chooses so.
 test('presence: online while the other person has the app open, last seen once they leave, only "recently" when they hide it', async ({ browser }) => {
   const { anna, boris } = await annaAndBoris(browser);
-  const header = anna.getByRole('button', { name: 'Details of Boris' });
+  const header = chatHeader(anna, 'Boris');
   await expect(header).toContainText('online');
 
   // Boris leaves the app: his live connection closes.
@@ -18,5 +18,5 @@ test('presence: online while the other person has the app open, last seen once t
   await boris.getByRole('combobox', { name: 'Who sees when I was last online' }).selectOption({ label: 'Nobody' });
   await expect(header).toContainText('last seen recently');
   await anna.reload();
-  await expect(anna.getByRole('button', { name: 'Details of Boris' })).toContainText('last seen recently');
+  await expect(chatHeader(anna, 'Boris')).toContainText('last seen recently');
 });

@@ -1,5 +1,5 @@
 import { expect, test, type BrowserContext } from './test';
-import { annaAndBoris, send } from './fixtures';
+import { annaAndBoris, chatHeader, send } from './fixtures';
 import { LocalPushService } from './push-service';
 
 // Issue 14: Web Push with the app closed, and an installable app with an offline page.
@@ -62,7 +62,7 @@ test('web push: with his app closed, Boris’s browser shows Anna’s message fr
 
     // Boris closes the app. Anna writes: the server pushes it to his browser's push service.
     await boris.goto('about:blank');
-    await expect(anna.getByRole('button', { name: 'Details of Boris' })).toContainText('last seen just now');
+    await expect(chatHeader(anna, 'Boris')).toContainText('last seen just now');
     await send(anna, 'Are you coming tonight?');
     await expect.poll(() => pushService.pushesFor(subscription).length).toBe(1);
     const [push] = pushService.pushesFor(subscription) as Array<{ chat_id: number }>;

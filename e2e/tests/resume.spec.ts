@@ -1,5 +1,5 @@
 import { expect, test, type WebSocketRoute } from './test';
-import { newPhone, signUpInBrowser } from './fixtures';
+import { newPhone, personRow, signUpInBrowser } from './fixtures';
 
 test('a dropped live connection resumes: every message sent meanwhile arrives once, in order, without a reload', async ({ browser }) => {
   const anna = await (await browser.newContext()).newPage();
@@ -25,7 +25,7 @@ test('a dropped live connection resumes: every message sent meanwhile arrives on
   await anna.getByRole('dialog').getByLabel('Phone number').fill(borisPhone);
   await anna.getByRole('dialog').getByLabel('Name', { exact: true }).fill('Boris');
   await anna.getByRole('dialog').getByRole('button', { name: 'Add contact' }).click();
-  await anna.getByRole('button', { name: 'Open chat with Boris' }).click();
+  await personRow(anna, 'Boris').click();
   await anna.getByRole('textbox', { name: 'Message' }).fill('before the cut');
   await anna.keyboard.press('Enter');
   const row = boris.getByRole('link', { name: /Anna/ });

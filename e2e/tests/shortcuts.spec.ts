@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { addContact, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
+import { addContact, chatHeader, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
 
 // Issue 14: Ctrl/⌘+K searches the chats, Alt+↑/↓ moves between them, Esc closes the open panel, and `?` lists
 // every shortcut — all by keyboard alone.
@@ -37,7 +37,7 @@ test('the keyboard searches chats, moves between them, closes the info panel and
   await page.keyboard.press('Escape');
   await expect(list.getByRole('link')).toHaveCount(2);
 
-  await page.getByRole('button', { name: 'Details of Vika' }).click();
+  await chatHeader(page, 'Vika').click();
   const panel = page.getByRole('complementary', { name: 'User' });
   await expect(panel).toBeVisible();
   await page.keyboard.press('Escape');

@@ -1,5 +1,5 @@
 import { CLUSTER, expect, test } from './test';
-import { ADMIN_PHONE, THIRD_ADMIN_PHONE, codeFor, contentInset, newPhone, send, signInStaff, signUpAdminInBrowser, signUpInBrowser } from './fixtures';
+import { ADMIN_PHONE, THIRD_ADMIN_PHONE, chatHeader, codeFor, contentInset, newPhone, send, signInStaff, signUpAdminInBrowser, signUpInBrowser } from './fixtures';
 
 test('admin and manager: a manager is added, signs in with passwords, runs a secret chat; the admin oversees it', CLUSTER, async ({ browser }) => {
   const admin = await (await browser.newContext()).newPage();
@@ -29,7 +29,7 @@ test('admin and manager: a manager is added, signs in with passwords, runs a sec
   await manager.getByRole('button', { name: 'New secret chat' }).click();
   await manager.getByRole('dialog', { name: 'New secret chat' }).getByLabel('Group name').fill('Sales desk');
   await manager.getByRole('dialog', { name: 'New secret chat' }).getByRole('button', { name: 'Create' }).click();
-  await manager.getByRole('button', { name: 'Details of Sales desk' }).click();
+  await chatHeader(manager, 'Sales desk').click();
   const code = (await manager.getByRole('region', { name: 'Invite code' }).locator('code').textContent())!.trim();
   await manager.getByRole('tab', { name: 'Profile' }).click();
   const link = await manager.getByLabel('Your invite link').inputValue();

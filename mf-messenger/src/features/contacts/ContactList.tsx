@@ -50,7 +50,7 @@ export function ContactList({ onAdd }: ContactListProps) {
             const name = displayName(contact);
             return (
               <li key={contact.id} className="msg-contact">
-                <button type="button" className="msg-row" aria-label={t('contacts.open', { name })} onClick={() => void openChat(contact.id)}>
+                <button type="button" className="msg-row" title={t('contacts.open', { name })} onClick={() => void openChat(contact.id)}>
                   <Avatar name={name} path={contact.avatar} />
                   <span className="msg-row-main">
                     <span className="msg-row-name">{name}</span>
@@ -73,7 +73,7 @@ export function ContactList({ onAdd }: ContactListProps) {
               const name = displayName(person);
               return (
                 <li key={person.id} className="msg-contact">
-                  <button type="button" className="msg-row" aria-label={t('contacts.open', { name })} onClick={() => void openChat(person.id)}>
+                  <button type="button" className="msg-row" title={t('contacts.open', { name })} onClick={() => void openChat(person.id)}>
                     <Avatar name={name} path={person.avatar} />
                     <span className="msg-row-main">
                       <span className="msg-row-name">{name}</span>

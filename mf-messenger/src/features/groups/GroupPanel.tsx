@@ -132,7 +132,7 @@ export function GroupPanel({ chat, onClose }: { chat: Chat; onClose: () => void 
                   type="button"
                   className="msg-row"
                   disabled={id === me}
-                  aria-label={id === me ? memberName : t('contacts.open', { name: memberName })}
+                  title={id === me ? undefined : t('contacts.open', { name: memberName })}
                   onClick={() => {
                     onClose();
                     void openPrivateChat(id);

@@ -46,7 +46,7 @@ test('a top admin may make someone an admin; resetting passwords asks first and 
     'Manager',
     'Admin',
   ]);
-  await userEvent.click(within(mona).getByRole('button', { name: 'Reset the passwords of Mona' }));
+  await userEvent.click(within(mona).getByRole('button', { name: 'Reset passwords for Mona' }));
   await userEvent.click(within(screen.getByRole('dialog', { name: 'Reset the passwords?' })).getByRole('button', { name: 'Reset passwords' }));
   const shown = await screen.findByRole('dialog', { name: 'Sign-in details' });
   const [password, extra] = within(shown).getAllByText(/^[A-HJ-NP-Za-km-np-z2-9]{16}$/);

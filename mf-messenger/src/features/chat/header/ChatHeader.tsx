@@ -132,7 +132,7 @@ export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggle
       <Link to="/" className="msg-back" aria-label={t('chat.back')}>
         ‹
       </Link>
-      <button type="button" className="msg-chat-identity" aria-expanded={panelOpen} onClick={onTogglePanel} aria-label={t('chat.info', { name })}>
+      <button type="button" className="msg-chat-identity" aria-expanded={panelOpen} onClick={onTogglePanel} title={t('chat.info', { name })}>
         <Avatar name={name} path={avatar} size={40} group={isGroup} />
         <span className="msg-chat-title">
           <span id="chat-title" className="msg-chat-name" role="heading" aria-level={2}>
@@ -150,7 +150,7 @@ export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggle
           </span>
         </span>
       </button>
-      {/* The button's label hides its text from screen readers: who is typing is announced from here. */}
+      {/* A change of the button's text is not announced: who is typing is, from here. */}
       <span role="status" className="visually-hidden">
         {typing ?? ''}
       </span>
