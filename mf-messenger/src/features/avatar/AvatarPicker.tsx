@@ -1,20 +1,26 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import Cropper from 'cropperjs';
-import 'cropperjs/dist/cropper.css';
-import { Modal, config, errorText, uploadFile, useAuthStore, useSubmit } from '@messenger/shared';
+import { config } from '@messenger/shared';
+import type { CropDialog } from './CropDialog';
 
-/** Spec §9 cropper: square, crop area 80 %, container at least 200×100, wheel zoom 0.1, throttled redraws. */
-const CROPPER_OPTIONS: Cropper.Options = {
-  aspectRatio: 1,
-  viewMode: 1,
-  autoCropArea: 0.8,
-  minContainerWidth: 200,
-  minContainerHeight: 100,
-  wheelZoomRatio: 0.1,
-};
-/** Side of the stored square picture. */
-const OUTPUT_SIZE = 512;
+interface CropDialogModule {
+  CropDialog: typeof CropDialog;
+}
+
+let cropDialogLoading: Promise<CropDialogModule> | undefined;
+
+/**
+ * The cropper (cropperjs and its styles, about 15 KB compressed) is fetched when someone sets out to change a
+ * picture, not with the chat or the profile that show the button (issue 13). Asked for on the button's click, so
+ * it is usually there by the time a file is picked; a failed fetch is asked for again next time.
+ */
+function loadCropDialog(): Promise<CropDialogModule> {
+  cropDialogLoading ??= import(/* webpackChunkName: "avatar-cropper" */ './CropDialog').catch((error: unknown) => {
+    cropDialogLoading = undefined;
+    throw error;
+  });
+  return cropDialogLoading;
+}
 
 interface AvatarPickerProps {
   /** Called with the stored picture's path once it is uploaded. */
@@ -29,22 +35,27 @@ interface AvatarPickerProps {
 export function AvatarPicker({ onSaved, label }: AvatarPickerProps) {
   const { t } = useTranslation('messenger');
   const picker = useRef<HTMLInputElement>(null);
-  const [source, setSource] = useState<string | null>(null);
+  const [editing, setEditing] = useState<{ source: string; CropDialog: typeof CropDialog } | null>(null);
   const [hint, setHint] = useState<string | null>(null);
 
-  const choose = (file: File | undefined) => {
+  const choose = async (file: File | undefined) => {
     setHint(null);
     if (!file) return;
     if (!file.type.startsWith('image/') || file.size > config.avatarMaxBytes) {
       setHint(t('avatar.ignored', { maxSize: config.avatarMaxBytes / 1024 / 1024 }));
       return;
     }
-    setSource(URL.createObjectURL(file));
+    try {
+      const { CropDialog } = await loadCropDialog();
+      setEditing({ source: URL.createObjectURL(file), CropDialog });
+    } catch {
+      setHint(t('avatar.editorFailed'));
+    }
   };
 
   const close = () => {
-    if (source) URL.revokeObjectURL(source);
-    setSource(null);
+    if (editing) URL.revokeObjectURL(editing.source);
+    setEditing(null);
   };
 
   return (
@@ -57,11 +68,18 @@ export function AvatarPicker({ onSaved, label }: AvatarPickerProps) {
         aria-hidden="true"
         tabIndex={-1}
         onChange={(event) => {
-          choose(event.target.files?.[0]);
+          void choose(event.target.files?.[0]);
           event.target.value = '';
         }}
       />
-      <button type="button" className="ui-button" onClick={() => picker.current?.click()}>
+      <button
+        type="button"
+        className="ui-button"
+        onClick={() => {
+          loadCropDialog().catch(() => undefined);
+          picker.current?.click();
+        }}
+      >
         {label}
       </button>
       {hint && (
@@ -69,52 +87,7 @@ export function AvatarPicker({ onSaved, label }: AvatarPickerProps) {
           {hint}
         </p>
       )}
-      {source && <CropDialog source={source} onClose={close} onSaved={onSaved} />}
+      {editing && <editing.CropDialog source={editing.source} onClose={close} onSaved={onSaved} />}
     </>
-  );
-}
-
-function CropDialog({ source, onClose, onSaved }: { source: string; onClose: () => void; onSaved: AvatarPickerProps['onSaved'] }) {
-  const { t } = useTranslation('messenger');
-  const image = useRef<HTMLImageElement>(null);
-  const cropper = useRef<Cropper | null>(null);
-  const form = useSubmit((failure) => errorText(failure, 'messenger:upload.generalError'), 'toast');
-
-  useEffect(() => {
-    if (!image.current) return;
-    cropper.current = new Cropper(image.current, CROPPER_OPTIONS);
-    return () => {
-      cropper.current?.destroy();
-      cropper.current = null;
-    };
-  }, [source]);
-
-  // Run from the click, not wrapped by `form.handler` during render: it reads the cropper's ref.
-  const save = async () => {
-    const canvas = cropper.current?.getCroppedCanvas({ width: OUTPUT_SIZE, height: OUTPUT_SIZE, imageSmoothingQuality: 'high' });
-    if (!canvas) return;
-    const blob = await new Promise<Blob>((resolve, reject) =>
-      canvas.toBlob((result) => (result ? resolve(result) : reject(new Error('crop failed'))), 'image/jpeg', 0.9),
-    );
-    const role = useAuthStore.getState().user?.role ?? 0;
-    const stored = await uploadFile(new File([blob], 'avatar.jpg', { type: 'image/jpeg' }), role);
-    await onSaved(stored.path);
-    onClose();
-  };
-
-  return (
-    <Modal title={t('avatar.cropTitle')} onClose={onClose}>
-      <div className="msg-crop-area">
-        <img ref={image} src={source} alt={t('avatar.cropImage')} />
-      </div>
-      <div className="ui-modal-actions">
-        <button type="button" className="ui-button" onClick={onClose}>
-          {t('common:actions.cancel')}
-        </button>
-        <button type="button" className="ui-button ui-button-primary" onClick={() => void form.run(save)} disabled={form.busy}>
-          {t('common:actions.save')}
-        </button>
-      </div>
-    </Modal>
   );
 }
