@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from './test';
 import { addContact, makePng, newPhone, openChatWith, signUpInBrowser } from './fixtures';
 
@@ -34,6 +35,40 @@ test('a picture sent with the attach button shows as a preview for the other per
   expect(source).not.toContain(access);
   // The list preview says what it is.
   await expect(boris.getByRole('link', { name: /Anna/ })).toContainText('Photo');
+});
+
+test('a picture opens in a tab of its own, shown by the browser under the stored files\' policy', async ({ browser }) => {
+  const [anna, boris] = await pair(browser);
+  const chooser = anna.waitForEvent('filechooser');
+  await anna.getByRole('button', { name: 'Attach a file' }).click();
+  await (await chooser).setFiles({ name: 'sunset.png', mimeType: 'image/png', buffer: PNG });
+  await boris.getByRole('link', { name: /Anna/ }).click();
+  const [tab] = await Promise.all([
+    boris.context().waitForEvent('page'),
+    boris.getByRole('log', { name: 'Messages' }).getByRole('link', { name: 'Open the picture sunset.png' }).click(),
+  ]);
+  // The browser's own picture viewer (it styles itself inline: the stored files' policy allows that and nothing
+  // else; the suite fails on anything the policy refuses).
+  await expect.poll(() => tab.locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth).catch(() => 0)).toBe(24);
+  expect(new URL(tab.url()).pathname).toMatch(/^\/api\/receive\//);
+});
+
+test('a document shows its name and size, and is saved under its name', async ({ browser }) => {
+  const [anna, boris] = await pair(browser);
+  const pdf = Buffer.from('%PDF-1.4\n%%EOF\n');
+  const chooser = anna.waitForEvent('filechooser');
+  await anna.getByRole('button', { name: 'Attach a file' }).click();
+  await (await chooser).setFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf });
+  await boris.getByRole('link', { name: /Anna/ }).click();
+  await expect(boris.getByRole('link', { name: /Anna/ })).toContainText('report.pdf');
+  const log = boris.getByRole('log', { name: 'Messages' });
+  await expect(log).toContainText('report.pdf');
+  await expect(log).toContainText(`${pdf.length} byte`);
+  const download = boris.waitForEvent('download');
+  await log.getByRole('button', { name: 'Save as…' }).click();
+  const saved = await download;
+  expect(saved.suggestedFilename()).toBe('report.pdf');
+  expect(readFileSync(await saved.path())).toEqual(pdf);
 });
 
 test('a file too large is refused with the limit in the message', async ({ browser }) => {

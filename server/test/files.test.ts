@@ -207,7 +207,7 @@ describe('files', () => {
     assert.deepEqual(Buffer.from(await good.arrayBuffer()), data);
     assert.equal(good.headers.get('content-type'), 'image/png');
     assert.equal(good.headers.get('x-content-type-options'), 'nosniff');
-    assert.equal(good.headers.get('content-security-policy'), "default-src 'none'; sandbox");
+    assert.equal(good.headers.get('content-security-policy'), "default-src 'none'; style-src 'unsafe-inline'; sandbox");
     assert.match(good.headers.get('content-disposition')!, /^inline; filename="picture.png"/);
     assert.equal(good.headers.get('accept-ranges'), 'bytes');
 
@@ -255,7 +255,7 @@ describe('files', () => {
       assert.equal(response.status, 200, kind.name);
       assert.equal(response.headers.get('content-disposition')!.split(';')[0], kind.inline ? 'inline' : 'attachment', kind.name);
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
-      assert.equal(response.headers.get('content-security-policy'), "default-src 'none'; sandbox");
+      assert.equal(response.headers.get('content-security-policy'), "default-src 'none'; style-src 'unsafe-inline'; sandbox");
     }
     const name = 'Отчёт "final";\r\n.pdf';
     const file = await uploaded(server, anna, { name, type: 'application/pdf', data: '%PDF-1.7' });

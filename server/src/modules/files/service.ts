@@ -42,6 +42,14 @@ export interface ServedFile {
   body: Readable | null;
 }
 
+/**
+ * A stored file opened as a page of its own (a picture or a video in a new tab) runs nothing and loads nothing.
+ * Inline styles only: the browser's own viewer of a picture or video styles itself with them (Chromium centres and
+ * zooms a picture by style attributes), and with no script and every fetch refused they can do nothing else — the
+ * policy GitHub serves its raw files with.
+ */
+const STORED_FILE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
 export class FilesService {
   constructor(
     private readonly services: Services,
@@ -181,7 +189,7 @@ export class FilesService {
       'content-type': file.mime,
       'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', file.original_name),
       'x-content-type-options': 'nosniff',
-      'content-security-policy': "default-src 'none'; sandbox",
+      'content-security-policy': STORED_FILE_POLICY,
       'accept-ranges': 'bytes',
       // The URL carries a personal token: caches other than the browser's own must not keep it.
       'cache-control': 'private, max-age=3600',
