@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from './test';
-import { addContact, makePng, newPhone, openChatWith, signUpInBrowser } from './fixtures';
+import { addContact, makePng, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
 
 const PNG = makePng(24, 16);
 
@@ -69,6 +69,55 @@ test('a document shows its name and size, and is saved under its name', async ({
   const saved = await download;
   expect(saved.suggestedFilename()).toBe('report.pdf');
   expect(readFileSync(await saved.path())).toEqual(pdf);
+});
+
+test('a video sent as a file plays in the chat for the other person', async ({ browser }) => {
+  const [anna, boris] = await pair(browser);
+  // A second of WebM, recorded by the browser itself from a canvas.
+  const webm = await anna.evaluate(async () => {
+    const canvas = Object.assign(document.createElement('canvas'), { width: 32, height: 24 });
+    const context = canvas.getContext('2d')!;
+    const recorder = new MediaRecorder(canvas.captureStream(10), { mimeType: 'video/webm' });
+    const parts: Blob[] = [];
+    recorder.ondataavailable = (event) => parts.push(event.data);
+    const stopped = new Promise((resolve) => (recorder.onstop = resolve));
+    recorder.start();
+    for (let frame = 0; frame < 10; frame++) {
+      context.fillStyle = `hsl(${frame * 36} 80% 50%)`;
+      context.fillRect(0, 0, 32, 24);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    recorder.stop();
+    await stopped;
+    return Array.from(new Uint8Array(await new Blob(parts).arrayBuffer()));
+  });
+  const chooser = anna.waitForEvent('filechooser');
+  await anna.getByRole('button', { name: 'Attach a file' }).click();
+  await (await chooser).setFiles({ name: 'clip.webm', mimeType: 'video/webm', buffer: Buffer.from(webm) });
+  await boris.getByRole('link', { name: /Anna/ }).click();
+  await expect(boris.getByRole('link', { name: /Anna/ })).toContainText('Video');
+  const video = boris.getByRole('log', { name: 'Messages' }).getByLabel('clip.webm');
+  // Its picture's size is known: the browser fetched and read it through the media URL (ranges, media-src).
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.videoWidth).catch(() => 0)).toBe(32);
+});
+
+test('deleting all one\'s media takes the messages that carry it away on both screens, and leaves the rest', async ({ browser }) => {
+  const [anna, boris] = await pair(browser);
+  const chooser = anna.waitForEvent('filechooser');
+  await anna.getByRole('button', { name: 'Attach a file' }).click();
+  await (await chooser).setFiles({ name: 'sunset.png', mimeType: 'image/png', buffer: PNG });
+  await expect(anna.getByRole('log', { name: 'Messages' }).getByRole('img', { name: 'sunset.png' })).toBeVisible();
+  await send(anna, 'The text stays');
+  await boris.getByRole('link', { name: /Anna/ }).click();
+  const borisLog = boris.getByRole('log', { name: 'Messages' });
+  await expect(borisLog.getByRole('img', { name: 'sunset.png' })).toBeVisible();
+
+  await anna.getByRole('tab', { name: 'Profile' }).click();
+  await anna.getByRole('button', { name: 'Delete all media' }).click();
+  await anna.getByRole('dialog', { name: 'Delete all media?' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(anna.getByText('1 file deleted')).toBeVisible();
+  await expect(borisLog.getByRole('img', { name: 'sunset.png' })).toBeHidden();
+  await expect(borisLog).toContainText('The text stays');
 });
 
 test('a file too large is refused with the limit in the message', async ({ browser }) => {

@@ -1,7 +1,7 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { config } from '@messenger/shared';
-import type { CropDialog } from './CropDialog';
+import type { CropDialog, CropDialogProps } from './CropDialog';
 
 interface CropDialogModule {
   CropDialog: typeof CropDialog;
@@ -10,7 +10,7 @@ interface CropDialogModule {
 let cropDialogLoading: Promise<CropDialogModule> | undefined;
 
 /**
- * The cropper (cropperjs and its styles, about 15 KB compressed) is fetched when someone sets out to change a
+ * The cropper (cropperjs and its styles, about 13 KB compressed) is fetched when someone sets out to change a
  * picture, not with the chat or the profile that show the button (issue 13). Asked for on the button's click, so
  * it is usually there by the time a file is picked; a failed fetch is asked for again next time.
  */
@@ -23,8 +23,7 @@ function loadCropDialog(): Promise<CropDialogModule> {
 }
 
 interface AvatarPickerProps {
-  /** Called with the stored picture's path once it is uploaded. */
-  onSaved: (path: string) => void | Promise<void>;
+  onSaved: CropDialogProps['onSaved'];
   label: string;
 }
 
@@ -37,8 +36,18 @@ export function AvatarPicker({ onSaved, label }: AvatarPickerProps) {
   const picker = useRef<HTMLInputElement>(null);
   const [editing, setEditing] = useState<{ source: string; CropDialog: typeof CropDialog } | null>(null);
   const [hint, setHint] = useState<string | null>(null);
+  // Counts picks: a pick still waiting for the cropper when another one is made, or when the picker goes (a panel
+  // closed), is dropped — before it makes an object URL that nothing would revoke.
+  const picks = useRef(0);
+  useEffect(
+    () => () => {
+      picks.current += 1;
+    },
+    [],
+  );
 
   const choose = async (file: File | undefined) => {
+    const pick = ++picks.current;
     setHint(null);
     if (!file) return;
     if (!file.type.startsWith('image/') || file.size > config.avatarMaxBytes) {
@@ -47,16 +56,14 @@ export function AvatarPicker({ onSaved, label }: AvatarPickerProps) {
     }
     try {
       const { CropDialog } = await loadCropDialog();
-      setEditing({ source: URL.createObjectURL(file), CropDialog });
+      if (pick === picks.current) setEditing({ source: URL.createObjectURL(file), CropDialog });
     } catch {
-      setHint(t('avatar.editorFailed'));
+      if (pick === picks.current) setHint(t('avatar.editorFailed'));
     }
   };
 
-  const close = () => {
-    if (editing) URL.revokeObjectURL(editing.source);
-    setEditing(null);
-  };
+  // The picked picture's object URL lives as long as its dialog (closed, saved, or the picker gone).
+  useEffect(() => (editing ? () => URL.revokeObjectURL(editing.source) : undefined), [editing]);
 
   return (
     <>
@@ -87,7 +94,7 @@ export function AvatarPicker({ onSaved, label }: AvatarPickerProps) {
           {hint}
         </p>
       )}
-      {editing && <editing.CropDialog source={editing.source} onClose={close} onSaved={onSaved} />}
+      {editing && <editing.CropDialog source={editing.source} onClose={() => setEditing(null)} onSaved={onSaved} />}
     </>
   );
 }

@@ -12,8 +12,8 @@ const CROPPER_OPTIONS: Cropper.Options = {
   minContainerWidth: 200,
   minContainerHeight: 100,
   wheelZoomRatio: 0.1,
-  // cropperjs would read the picked file again by XHR to turn a JPEG by its EXIF orientation: the CSP's
-  // connect-src refuses that blob: URL, and the browser already shows and draws an image the way it is turned.
+  // cropperjs would read the picked file again by XHR (any picture but a data: URL) for a JPEG's EXIF orientation:
+  // the CSP's connect-src refuses that blob: URL, and the browser already shows and draws a picture turned.
   checkOrientation: false,
 };
 /** Side of the stored square picture. */
