@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './test';
-import { FOURTH_ADMIN_PHONE, addContact, annaAndBoris, messageRow, openChatWith, personRow, send, signUpAdminInBrowser, signUpInBrowser } from './fixtures';
+import { FOURTH_ADMIN_PHONE, addContact, annaAndBoris, messageAction, messageRow, openChatWith, personRow, send, signUpAdminInBrowser, signUpInBrowser } from './fixtures';
 
 const THEMES = ['light', 'dark'] as const;
 
@@ -43,6 +43,13 @@ test('every main screen meets WCAG AA (contrast included) in the light and the d
   await openChatWith(boris, 'Anna');
   await send(boris, 'Hello Anna');
   await expect(anna.getByRole('log', { name: 'Messages' }).getByText('Hello Anna')).toBeVisible();
+  // A reply's quote and a reaction, checked with the rest of the chat.
+  await messageAction(anna, 'Hello Anna', 'Reply');
+  await send(anna, 'Hi again');
+  await messageRow(anna, 'Hello Anna').hover();
+  await messageRow(anna, 'Hello Anna').getByRole('button', { name: 'Message actions' }).click();
+  await anna.getByRole('menuitemcheckbox', { name: 'React with Thumbs up' }).click();
+  await expect(messageRow(anna, 'Hello Anna').getByRole('button', { name: 'Thumbs up 1: You' })).toBeVisible();
   await expectAccessible(anna, 'a chat');
 
   await anna.getByRole('tab', { name: 'Contacts' }).click();

@@ -88,13 +88,18 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * A button named by what it shows, which starts with `name` (WCAG 2.5.3, label in name: the name, then the line
  * below it), whose action is its tooltip and accessible description (`title`), as a person finds it.
  */
-function namedByContent(scope: Page | Locator, name: string, action: string): Locator {
+export function namedByContent(scope: Page | Locator, name: string, action: string): Locator {
   return scope.getByRole('button', { name: new RegExp(`^${escapeRegExp(name)}(\\s|$)`) }).and(scope.getByTitle(action, { exact: true }));
 }
 
 /** A person's row in the Contacts tab or in a group's members: their name, then their phone, @username or role. */
 export function personRow(scope: Page | Locator, name: string): Locator {
   return namedByContent(scope, name, `Open chat with ${name}`);
+}
+
+/** A row of the Calls tab: who, then which way the call went, how, and when. */
+export function callRow(page: Page, name: string): Locator {
+  return namedByContent(page, name, `Open the chat with ${name}`);
 }
 
 /** The open chat's header, which shows its name and status and opens its details. */

@@ -17,22 +17,22 @@ test('reactions: given from the menu, seen live with who gave them, replaced, an
 
   await react(boris, 'Pizza tonight?', 'Thumbs up');
   const borisReactions = messageRow(boris, 'Pizza tonight?').getByRole('group', { name: 'Reactions' });
-  await expect(borisReactions.getByRole('button', { name: 'Thumbs up: You', pressed: true })).toHaveText('👍 1');
+  await expect(borisReactions.getByRole('button', { name: 'Thumbs up 1: You', pressed: true })).toHaveText('👍 1');
   const annaReactions = messageRow(anna, 'Pizza tonight?').getByRole('group', { name: 'Reactions' });
-  await expect(annaReactions.getByRole('button', { name: 'Thumbs up: Boris', pressed: false })).toHaveText('👍 1');
+  await expect(annaReactions.getByRole('button', { name: 'Thumbs up 1: Boris', pressed: false })).toHaveText('👍 1');
 
   // Anna gives the same: one chip, two people. Boris changes his to a heart: it replaces his thumbs up.
-  await annaReactions.getByRole('button', { name: 'Thumbs up: Boris' }).click();
-  await expect(borisReactions.getByRole('button', { name: 'Thumbs up: You, Anna' })).toHaveText('👍 2');
+  await annaReactions.getByRole('button', { name: 'Thumbs up 1: Boris' }).click();
+  await expect(borisReactions.getByRole('button', { name: 'Thumbs up 2: You, Anna' })).toHaveText('👍 2');
   await react(boris, 'Pizza tonight?', 'Heart');
-  await expect(annaReactions.getByRole('button', { name: 'Heart: Boris' })).toHaveText('❤️ 1');
-  await expect(annaReactions.getByRole('button', { name: 'Thumbs up: You', pressed: true })).toHaveText('👍 1');
+  await expect(annaReactions.getByRole('button', { name: 'Heart 1: Boris' })).toHaveText('❤️ 1');
+  await expect(annaReactions.getByRole('button', { name: 'Thumbs up 1: You', pressed: true })).toHaveText('👍 1');
 
   // Clicking one's own takes it back.
-  await annaReactions.getByRole('button', { name: 'Thumbs up: You' }).click();
+  await annaReactions.getByRole('button', { name: 'Thumbs up 1: You' }).click();
   await expect(borisReactions.getByRole('button', { name: /Thumbs up/ })).toHaveCount(0);
-  await expect(borisReactions.getByRole('button', { name: 'Heart: You' })).toBeVisible();
+  await expect(borisReactions.getByRole('button', { name: 'Heart 1: You' })).toBeVisible();
   // After a reload they are still there (they come with the history).
   await anna.reload();
-  await expect(messageRow(anna, 'Pizza tonight?').getByRole('button', { name: 'Heart: Boris' })).toBeVisible();
+  await expect(messageRow(anna, 'Pizza tonight?').getByRole('button', { name: 'Heart 1: Boris' })).toBeVisible();
 });

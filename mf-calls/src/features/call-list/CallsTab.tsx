@@ -113,7 +113,8 @@ function CallList({ calls }: { calls: CallRecord[] }) {
             <button
               type="button"
               className={call.connected ? 'calls-row' : 'calls-row calls-missed'}
-              aria-label={`${t('calls.open', { name })}. ${direction}${result ? `, ${result}` : ''}`}
+              // Named by what it shows (WCAG 2.5.3): who, which way, how it went, when; the action is its tooltip.
+              title={t('calls.open', { name })}
               onClick={() => navigate(`/${call.chat_id}`)}
             >
               <Avatar name={name} path={call.chat_avatar} group={call.chat_type === 'group'} size={44} />

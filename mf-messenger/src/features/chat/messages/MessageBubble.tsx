@@ -101,7 +101,7 @@ function ReplyQuote({ chatId, reply }: { chatId: number; reply: NonNullable<Chat
   const focusMessage = useChatUiStore((state) => state.focusMessage);
   const summary = reply.type === 'call' ? t('chat.kindCall') : reply.text || (reply.file ? reply.file.name : t('chat.deletedMessage'));
   return (
-    <button type="button" className="msg-reply-quote" aria-label={t('chat.showOriginal', { name: author })} onClick={() => focusMessage(chatId, reply.id)}>
+    <button type="button" className="msg-reply-quote" title={t('chat.showOriginal', { name: author })} onClick={() => focusMessage(chatId, reply.id)}>
       <strong>{author}</strong>
       <span>{summary}</span>
     </button>
