@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { makePng, signUpInBrowser } from './fixtures';
+import { annaAndBoris, chatHeader, createGroup, makePng, signUpInBrowser } from './fixtures';
 
 // Spec §4 and §9: a new profile picture, cropped square in the browser and stored as a 512×512 JPEG. The cropper
 // (cropperjs) is a chunk of its own, fetched when someone sets out to change a picture (issue 13).
@@ -46,4 +46,22 @@ test('a new picture: the cropper is fetched only once asked for, a failed fetch 
   await page.reload();
   await page.getByRole('tab', { name: 'Profile' }).click();
   await expect.poll(pictureSize).toEqual([512, 512]);
+});
+
+test("a group's picture, set by its owner, is what every member's chat list shows", async ({ browser }) => {
+  const { anna, boris } = await annaAndBoris(browser);
+  await createGroup(anna, 'Weekend trip', ['Boris']);
+  await chatHeader(anna, 'Weekend trip').click();
+  const panel = anna.getByRole('complementary', { name: 'Group' });
+  const chooser = anna.waitForEvent('filechooser');
+  await panel.getByRole('button', { name: 'Change picture' }).click();
+  await (await chooser).setFiles({ name: 'trip.png', mimeType: 'image/png', buffer: makePng(200, 300) });
+  const crop = anna.getByRole('dialog', { name: 'Crop the picture' });
+  await crop.getByRole('button', { name: 'Save' }).click();
+  await expect(crop).toBeHidden();
+  await panel.getByRole('button', { name: 'Save' }).click();
+  await expect(anna.getByText('Group saved')).toBeVisible();
+
+  const row = boris.getByRole('link', { name: /Weekend trip/ });
+  await expect.poll(() => row.locator('.ui-avatar img').evaluate((image: HTMLImageElement) => image.naturalWidth).catch(() => 0)).toBe(512);
 });
