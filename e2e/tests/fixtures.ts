@@ -7,6 +7,7 @@ export const ADMIN_PHONE = '+4915100000999';
 export const STAFF_PHONE = '+4915100000998';
 export const THIRD_ADMIN_PHONE = '+4915100000997';
 export const FOURTH_ADMIN_PHONE = '+4915100000996';
+export const FIFTH_ADMIN_PHONE = '+4915100000995';
 
 /** A valid mobile number nobody else in this run has. */
 export function newPhone(): string {
