@@ -120,6 +120,45 @@ test('deleting all one\'s media takes the messages that carry it away on both sc
   await expect(borisLog).toContainText('The text stays');
 });
 
+test('files dropped on the chat go up side by side; one cancelled on its way is never sent', async ({ browser }) => {
+  const [anna, boris] = await pair(browser);
+  // The uploads are held on their way until released, so that one can be cancelled.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await anna.route('**/api/file/upload**', async (route) => {
+    await held;
+    await route.continue().catch(() => undefined); // the cancelled one is gone by then
+  });
+  const png = PNG.toString('base64');
+  const files = await anna.evaluateHandle((png) => {
+    const transfer = new DataTransfer();
+    const bytes = Uint8Array.from(atob(png), (character) => character.charCodeAt(0));
+    for (const name of ['one.png', 'two.png']) transfer.items.add(new File([bytes], name, { type: 'image/png' }));
+    return transfer;
+  }, png);
+  const chat = anna.getByRole('region', { name: 'Boris' });
+  await chat.dispatchEvent('dragover', { dataTransfer: files });
+  await chat.dispatchEvent('drop', { dataTransfer: files });
+
+  const uploads = anna.getByRole('list', { name: 'Uploads' });
+  await expect(uploads.getByRole('progressbar')).toHaveCount(2);
+  await uploads.getByRole('button', { name: 'Cancel two.png' }).click();
+  await expect(uploads.getByRole('progressbar', { name: 'Uploading two.png' })).toBeHidden();
+  release();
+  const log = anna.getByRole('log', { name: 'Messages' });
+  await expect(log.getByRole('img', { name: 'one.png' })).toBeVisible();
+  await expect(uploads).toBeHidden();
+  await expect(anna.getByRole('alert')).toHaveCount(0);
+
+  // What the server has: the one picture, for both.
+  await anna.reload();
+  await expect(log.getByRole('img', { name: 'one.png' })).toBeVisible();
+  await expect(log.getByRole('img', { name: /\.png$/ })).toHaveCount(1);
+  await boris.getByRole('link', { name: /Anna/ }).click();
+  await expect(boris.getByRole('log', { name: 'Messages' }).getByRole('img', { name: 'one.png' })).toBeVisible();
+  await expect(boris.getByRole('log', { name: 'Messages' }).getByRole('img', { name: /\.png$/ })).toHaveCount(1);
+});
+
 test('a file too large is refused with the limit in the message', async ({ browser }) => {
   const [anna] = await pair(browser);
   const chooser = anna.waitForEvent('filechooser');

@@ -14,7 +14,7 @@ export function UploadProgress({ chatId }: { chatId: number }) {
         <li key={upload.id} className="msg-upload">
           <span className="msg-upload-name">{upload.name}</span>
           <progress max={1} value={upload.progress} aria-label={t('upload.progress', { name: upload.name })} />
-          <button type="button" className="ui-button" onClick={upload.cancel}>
+          <button type="button" className="ui-button" onClick={upload.cancel} aria-label={t('upload.cancelOf', { name: upload.name })}>
             {t('upload.cancel')}
           </button>
         </li>
