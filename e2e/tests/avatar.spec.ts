@@ -36,7 +36,6 @@ test('a new picture: the cropper is fetched only once asked for, a failed fetch 
   await expect(card.getByRole('alert')).toBeHidden();
   expect(await cropperFetched()).toBe(true);
   await crop.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('Profile saved')).toBeVisible();
   await expect(crop).toBeHidden();
 
   // The card shows the stored picture: square, 512 pixels a side, whatever the picked image's shape. (The avatar
@@ -60,7 +59,6 @@ test("a group's picture, set by its owner, is what every member's chat list show
   await crop.getByRole('button', { name: 'Save' }).click();
   await expect(crop).toBeHidden();
   await panel.getByRole('button', { name: 'Save' }).click();
-  await expect(anna.getByText('Group saved')).toBeVisible();
 
   const row = boris.getByRole('link', { name: /Weekend trip/ });
   await expect.poll(() => row.locator('.ui-avatar img').evaluate((image: HTMLImageElement) => image.naturalWidth).catch(() => 0)).toBe(512);
