@@ -144,6 +144,7 @@ test('files dropped on the chat go up side by side; one cancelled on its way is 
   await expect(uploads.getByRole('progressbar')).toHaveCount(2);
   await uploads.getByRole('button', { name: 'Cancel two.png' }).click();
   await expect(uploads.getByRole('progressbar', { name: 'Uploading two.png' })).toBeHidden();
+  await expect(anna.getByRole('alert')).toHaveCount(0); // a cancel is not an error
   release();
   const log = anna.getByRole('log', { name: 'Messages' });
   await expect(log.getByRole('img', { name: 'one.png' })).toBeVisible();

@@ -40,6 +40,12 @@ interface RawResponse {
 
 function send(file: Blob & { name?: string }, token: string | undefined, options: UploadOptions): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
+    // Cancelled before it went (while the picture was being measured, or a token refreshed): an abort event that
+    // has already fired would never reach the listener below.
+    if (options.signal?.aborted) {
+      reject(new DOMException('The upload was cancelled', 'AbortError'));
+      return;
+    }
     const request = new XMLHttpRequest();
     request.open('POST', `/api${options.path ?? '/file/upload'}`);
     if (token) request.setRequestHeader('authorization', `Bearer ${token}`);

@@ -66,6 +66,8 @@ export const useUploadsStore = create<UploadsState>((set) => ({
       const type = extra.type ?? messageTypeFor(file.type);
       const meta = extra.meta ?? (type === 'image' ? await imageSize(file) : {});
       const stored = await uploadFile(file, role, { signal: controller.signal, onProgress: (progress) => update({ progress }) });
+      // Cancelled as the upload ended: the person said not to send it, so it is not sent.
+      if (controller.signal.aborted) return;
       const replyTo = useChatUiStore.getState().replyTo[chatId];
       sendMessage({ chatId, type, file: stored, meta, replyTo });
       useChatUiStore.getState().setReplyTo(chatId, undefined);
