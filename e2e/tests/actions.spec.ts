@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { addContact, annaAndBoris, messageAction, messageRow, namedByContent, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
+import { addContact, annaAndBoris, messageAction, messageRow, namedByContent, newPhone, openChatWith, send, signUpThroughApi } from './fixtures';
 
 test('reply, forward and delete', async ({ browser }) => {
   const anna = await (await browser.newContext()).newPage();
@@ -7,9 +7,9 @@ test('reply, forward and delete', async ({ browser }) => {
   const carl = await (await browser.newContext()).newPage();
   const borisPhone = newPhone();
   const carlPhone = newPhone();
-  await signUpInBrowser(anna, 'Anna');
-  await signUpInBrowser(boris, 'Boris', borisPhone);
-  await signUpInBrowser(carl, 'Carl', carlPhone);
+  await signUpThroughApi(anna, 'Anna');
+  await signUpThroughApi(boris, 'Boris', borisPhone);
+  await signUpThroughApi(carl, 'Carl', carlPhone);
   await addContact(anna, borisPhone, 'Boris');
   await addContact(anna, carlPhone, 'Carl');
   await openChatWith(anna, 'Carl');

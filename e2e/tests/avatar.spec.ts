@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { annaAndBoris, chatHeader, createGroup, makePng, signUpInBrowser } from './fixtures';
+import { annaAndBoris, chatHeader, createGroup, makePng, signUpThroughApi } from './fixtures';
 
 // Spec §4 and §9: a new profile picture, cropped square in the browser and stored as a 512×512 JPEG. The cropper
 // (cropperjs) is a chunk of its own, fetched when someone sets out to change a picture (issue 13).
@@ -10,7 +10,7 @@ test('a new picture: the cropper is fetched only once asked for, a failed fetch 
     if (response.request().resourceType() === 'script') scripts.push(response.text().then((code) => code.includes('cropper-crop-box'), () => false));
   });
   const cropperFetched = async () => (await Promise.all(scripts)).some(Boolean);
-  await signUpInBrowser(page, 'Anna');
+  await signUpThroughApi(page, 'Anna');
   await page.getByRole('tab', { name: 'Profile' }).click();
   const card = page.getByRole('region', { name: 'Anna' });
   const change = card.getByRole('button', { name: 'Change picture' });

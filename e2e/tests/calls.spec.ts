@@ -1,5 +1,5 @@
 import { CLUSTER, test, type Browser, type BrowserContext, type Page } from './test';
-import { addContact, callRow, newPhone, openChatWith, signUpInBrowser } from './fixtures';
+import { addContact, callRow, newPhone, openChatWith, signUpThroughApi } from './fixtures';
 import {
   CALL_TEST_TIMEOUT_MS,
   acceptIncoming,
@@ -29,7 +29,7 @@ async function person(browser: Browser, name: string, phone = newPhone(), baseUR
   contexts.push(context);
   await watchPeerConnections(context);
   const page = await context.newPage();
-  await signUpInBrowser(page, name, phone);
+  await signUpThroughApi(page, name, phone);
   return { page, phone };
 }
 

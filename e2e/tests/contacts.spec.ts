@@ -1,12 +1,12 @@
 import { expect, test } from './test';
-import { addContact, newPhone, personRow, signUpInBrowser } from './fixtures';
+import { addContact, newPhone, personRow, signUpThroughApi } from './fixtures';
 
 test("a contact added or deleted in one tab is added or deleted in the person's other tab at once", async ({ browser }) => {
   const anna = await (await browser.newContext()).newPage();
   const boris = await (await browser.newContext()).newPage();
   const borisPhone = newPhone();
-  await signUpInBrowser(anna, 'Anna');
-  await signUpInBrowser(boris, 'Boris', borisPhone);
+  await signUpThroughApi(anna, 'Anna');
+  await signUpThroughApi(boris, 'Boris', borisPhone);
 
   // Anna's second tab, on her contacts (the same browser profile: the same session).
   const other = await anna.context().newPage();

@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { addContact, messageRow, newPhone, openChatWith, send, signUpInBrowser, STORED } from './fixtures';
+import { STORED, addContact, messageRow, newPhone, openChatWith, send, signUpThroughApi } from './fixtures';
 
 // Issue 14: what someone typed and did not send stays with its chat, across chat switches and reloads.
 test('an unsent text stays with its chat across a switch to another chat and a reload, and goes once sent', async ({ browser }) => {
@@ -9,10 +9,10 @@ test('an unsent text stays with its chat across a switch to another chat and a r
   const vikaPhone = newPhone();
   for (const [name, phone] of [['Boris', borisPhone], ['Vika', vikaPhone]] as const) {
     const context = await browser.newContext();
-    await signUpInBrowser(await context.newPage(), name, phone);
+    await signUpThroughApi(await context.newPage(), name, phone);
     await context.close();
   }
-  await signUpInBrowser(page, 'Anna');
+  await signUpThroughApi(page, 'Anna');
   await addContact(page, borisPhone, 'Boris');
   await addContact(page, vikaPhone, 'Vika');
   const composer = page.getByRole('textbox', { name: 'Message' });

@@ -1,14 +1,14 @@
 import { CLUSTER, expect, test } from './test';
-import { STAFF_PHONE, addContact, chatHeader, newPhone, send, signUpAdminInBrowser, signUpInBrowser } from './fixtures';
+import { STAFF_PHONE, addContact, chatHeader, newPhone, send, signUpAdminInBrowser, signUpThroughApi } from './fixtures';
 
 test('a group of three: created, renamed, a member added and one removed', CLUSTER, async ({ browser }) => {
   const page = async () => (await browser.newContext()).newPage();
   const [anna, boris, carl, dora] = [await page(), await page(), await page(), await page()];
   const phones = { boris: newPhone(), carl: newPhone(), dora: newPhone() };
-  await signUpInBrowser(anna, 'Anna');
-  await signUpInBrowser(boris, 'Boris', phones.boris);
-  await signUpInBrowser(carl, 'Carl', phones.carl);
-  await signUpInBrowser(dora, 'Dora', phones.dora);
+  await signUpThroughApi(anna, 'Anna');
+  await signUpThroughApi(boris, 'Boris', phones.boris);
+  await signUpThroughApi(carl, 'Carl', phones.carl);
+  await signUpThroughApi(dora, 'Dora', phones.dora);
   await addContact(anna, phones.boris, 'Boris');
   await addContact(anna, phones.carl, 'Carl');
   await addContact(anna, phones.dora, 'Dora');
@@ -65,7 +65,7 @@ test('a secret chat made by staff, joined by its code', CLUSTER, async ({ browse
   const staff = await (await browser.newContext()).newPage();
   const user = await (await browser.newContext()).newPage();
   await signUpAdminInBrowser(staff, 'Stella Staff', STAFF_PHONE);
-  await signUpInBrowser(user, 'Ulf');
+  await signUpThroughApi(user, 'Ulf');
 
   await staff.getByRole('button', { name: 'New secret chat' }).click();
   const dialog = staff.getByRole('dialog', { name: 'New secret chat' });
@@ -93,7 +93,7 @@ test('a secret chat made by staff, joined by its code', CLUSTER, async ({ browse
 
   // The group's link works too: someone else opens {host}/link/{code} and is in.
   const third = await (await browser.newContext()).newPage();
-  await signUpInBrowser(third, 'Vera');
+  await signUpThroughApi(third, 'Vera');
   await third.goto(`/link/${code}`);
   await expect(third.getByRole('heading', { name: 'Night shift' })).toBeVisible();
   await expect(third.getByRole('log', { name: 'Messages' }).getByText('Reporting for duty')).toBeVisible();

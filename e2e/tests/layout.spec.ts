@@ -1,16 +1,16 @@
 import { expect, test } from './test';
-import { addContact, messageAction, openChatWith, send, signUpInBrowser } from './fixtures';
+import { addContact, messageAction, openChatWith, send, signUpThroughApi } from './fixtures';
 
 const overlaps = (a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 test('on a 375 px phone the chat header shows the other person\'s presence whole, and toasts never cover the Send button', async ({ browser }) => {
   const borisContext = await browser.newContext();
-  const { phone: borisPhone } = await signUpInBrowser(await borisContext.newPage(), 'Boris');
+  const { phone: borisPhone } = await signUpThroughApi(await borisContext.newPage(), 'Boris');
   // Boris leaves: his header line becomes the longer "last seen …".
   await borisContext.close();
   const anna = await (await browser.newContext({ viewport: { width: 375, height: 740 }, permissions: ['clipboard-read', 'clipboard-write'] })).newPage();
-  await signUpInBrowser(anna, 'Anna');
+  await signUpThroughApi(anna, 'Anna');
   await addContact(anna, borisPhone, 'Boris');
   await openChatWith(anna, 'Boris');
 

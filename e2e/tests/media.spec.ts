@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from './test';
-import { addContact, makePng, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
+import { addContact, makePng, newPhone, openChatWith, send, signUpThroughApi } from './fixtures';
 
 const PNG = makePng(24, 16);
 
@@ -8,8 +8,8 @@ async function pair(browser: Browser): Promise<[Page, Page]> {
   const anna = await (await browser.newContext({ permissions: ['microphone'] })).newPage();
   const boris = await (await browser.newContext({ permissions: ['microphone'] })).newPage();
   const borisPhone = newPhone();
-  await signUpInBrowser(anna, 'Anna');
-  await signUpInBrowser(boris, 'Boris', borisPhone);
+  await signUpThroughApi(anna, 'Anna');
+  await signUpThroughApi(boris, 'Boris', borisPhone);
   await addContact(anna, borisPhone, 'Boris');
   await openChatWith(anna, 'Boris');
   return [anna, boris];

@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { FIFTH_ADMIN_PHONE, addContact, chatHeader, newPhone, openChatWith, signUpAdminInBrowser, signUpInBrowser } from './fixtures';
+import { FIFTH_ADMIN_PHONE, addContact, chatHeader, newPhone, openChatWith, signUpAdminInBrowser, signUpThroughApi } from './fixtures';
 
 // Spec §4/§6: an admin blocks someone from their profile panel. The server ends that person's sessions at once:
 // their open app goes to the sign-in page, and signing in again is refused until they are unblocked.
@@ -8,7 +8,7 @@ test('an admin blocks someone: their open app is signed out at once and signing 
   const boris = await (await browser.newContext()).newPage();
   const borisPhone = newPhone();
   await signUpAdminInBrowser(admin, 'Ada Admin', FIFTH_ADMIN_PHONE);
-  await signUpInBrowser(boris, 'Boris', borisPhone);
+  await signUpThroughApi(boris, 'Boris', borisPhone);
   await addContact(admin, borisPhone, 'Boris');
   await openChatWith(admin, 'Boris');
   await chatHeader(admin, 'Boris').click();

@@ -1,5 +1,5 @@
 import { expect, test, type WebSocketRoute } from './test';
-import { addContact, annaAndBoris, messageRow, newPhone, openChatWith, signUpInBrowser, STORED } from './fixtures';
+import { STORED, addContact, annaAndBoris, messageRow, newPhone, openChatWith, signUpThroughApi } from './fixtures';
 
 test('a message written while offline waits, survives a reload, and is delivered once when the connection returns', async ({ browser }) => {
   const anna = await (await browser.newContext()).newPage();
@@ -17,8 +17,8 @@ test('a message written while offline waits, survives a reload, and is delivered
   });
 
   const borisPhone = newPhone();
-  await signUpInBrowser(anna, 'Anna');
-  await signUpInBrowser(boris, 'Boris', borisPhone);
+  await signUpThroughApi(anna, 'Anna');
+  await signUpThroughApi(boris, 'Boris', borisPhone);
   await addContact(anna, borisPhone, 'Boris');
   await openChatWith(anna, 'Boris');
 

@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { addContact, messageRow, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
+import { addContact, messageRow, newPhone, openChatWith, send, signUpThroughApi } from './fixtures';
 
 // Issue 9: messages read in the open chat stayed unread on the server (the open chat kept its local count at 0,
 // so the read was never sent), and showed up unread after a reload or in another tab.
@@ -9,8 +9,8 @@ test('messages read in the open chat are read on the server too: no unread badge
   const annaPage = await anna.newPage();
   const borisPage = await boris.newPage();
   const borisPhone = newPhone();
-  await signUpInBrowser(annaPage, 'Anna');
-  await signUpInBrowser(borisPage, 'Boris', borisPhone);
+  await signUpThroughApi(annaPage, 'Anna');
+  await signUpThroughApi(borisPage, 'Boris', borisPhone);
 
   await addContact(annaPage, borisPhone, 'Boris');
   await openChatWith(annaPage, 'Boris');

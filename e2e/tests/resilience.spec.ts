@@ -1,9 +1,9 @@
 import { expect, test } from './test';
-import { signUpInBrowser } from './fixtures';
+import { signUpThroughApi } from './fixtures';
 
 test('a remote whose files are unreachable shows a fallback in its place while the rest works', async ({ page }) => {
   await page.route('**/remotes/mf-calls/**', (route) => route.abort());
-  await signUpInBrowser(page, 'Dora');
+  await signUpThroughApi(page, 'Dora');
 
   await page.getByRole('tab', { name: 'Calls' }).click();
   const panel = page.getByRole('tabpanel');

@@ -1,5 +1,5 @@
 import { expect, test, type WebSocketRoute } from './test';
-import { newPhone, personRow, signUpInBrowser } from './fixtures';
+import { newPhone, personRow, signUpThroughApi } from './fixtures';
 
 test('a dropped live connection resumes: every message sent meanwhile arrives once, in order, without a reload', async ({ browser }) => {
   const anna = await (await browser.newContext()).newPage();
@@ -18,8 +18,8 @@ test('a dropped live connection resumes: every message sent meanwhile arrives on
   });
 
   const borisPhone = newPhone();
-  await signUpInBrowser(anna, 'Anna');
-  await signUpInBrowser(boris, 'Boris', borisPhone);
+  await signUpThroughApi(anna, 'Anna');
+  await signUpThroughApi(boris, 'Boris', borisPhone);
   await anna.getByRole('tab', { name: 'Contacts' }).click();
   await anna.getByRole('button', { name: 'New contact' }).click();
   await anna.getByRole('dialog').getByLabel('Phone number').fill(borisPhone);

@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { addContact, chatHeader, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
+import { addContact, chatHeader, newPhone, openChatWith, send, signUpThroughApi } from './fixtures';
 
 // Issue 14: Ctrl/⌘+K searches the chats, Alt+↑/↓ moves between them, Esc closes the open panel, and `?` lists
 // every shortcut — all by keyboard alone.
@@ -9,10 +9,10 @@ test('the keyboard searches chats, moves between them, closes the info panel and
   const phones = { Boris: newPhone(), Vika: newPhone() };
   for (const [name, phone] of Object.entries(phones)) {
     const context = await browser.newContext();
-    await signUpInBrowser(await context.newPage(), name, phone);
+    await signUpThroughApi(await context.newPage(), name, phone);
     await context.close();
   }
-  await signUpInBrowser(page, 'Anna');
+  await signUpThroughApi(page, 'Anna');
   for (const [name, phone] of Object.entries(phones)) await addContact(page, phone, name);
   await openChatWith(page, 'Boris');
   await send(page, 'to Boris');

@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { addContact, messageRow, newPhone, openChatWith, send, signUpInBrowser } from './fixtures';
+import { addContact, messageRow, newPhone, openChatWith, send, signUpThroughApi } from './fixtures';
 
 // Issue 14: "Anna is typing…" in the other person's chat header and chat list row, live, gone once she sends.
 test('the other person sees "is typing" in the header and the chat list while someone writes, until the message comes', async ({ browser }) => {
@@ -8,8 +8,8 @@ test('the other person sees "is typing" in the header and the chat list while so
   const annaPage = await anna.newPage();
   const borisPage = await boris.newPage();
   const borisPhone = newPhone();
-  await signUpInBrowser(annaPage, 'Anna');
-  await signUpInBrowser(borisPage, 'Boris', borisPhone);
+  await signUpThroughApi(annaPage, 'Anna');
+  await signUpThroughApi(borisPage, 'Boris', borisPhone);
   await addContact(annaPage, borisPhone, 'Boris');
   await openChatWith(annaPage, 'Boris');
   await send(annaPage, 'hello');
