@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { annaAndBoris, chatHeader, createGroup, makePng, signUpThroughApi } from './fixtures';
+import { annaAndBoris, chatHeader, chooseFile, createGroup, makePng, signUpThroughApi } from './fixtures';
 
 // Spec §4 and §9: a new profile picture, cropped square in the browser and stored as a 512×512 JPEG. The cropper
 // (cropperjs) is a chunk of its own, fetched when someone sets out to change a picture (issue 13).
@@ -19,17 +19,13 @@ test('a new picture: the cropper is fetched only once asked for, a failed fetch 
 
   // The cropper cannot be fetched: the person is told, and nothing else changes.
   await page.route('**/avatar-cropper.*.js', (route) => route.abort());
-  let chooser = page.waitForEvent('filechooser');
-  await change.click();
-  await (await chooser).setFiles({ name: 'me.png', mimeType: 'image/png', buffer: makePng(300, 200) });
+  await chooseFile(change, { name: 'me.png', mimeType: 'image/png', buffer: makePng(300, 200) });
   await expect(card.getByRole('alert')).toHaveText('The picture editor could not be loaded. Try again.');
   await expect(page.getByRole('dialog', { name: 'Crop the picture' })).toBeHidden();
 
   // Reachable again: the next try fetches it, crops and saves.
   await page.unroute('**/avatar-cropper.*.js');
-  chooser = page.waitForEvent('filechooser');
-  await change.click();
-  await (await chooser).setFiles({ name: 'me.png', mimeType: 'image/png', buffer: makePng(300, 200) });
+  await chooseFile(change, { name: 'me.png', mimeType: 'image/png', buffer: makePng(300, 200) });
   const crop = page.getByRole('dialog', { name: 'Crop the picture' });
   // (cropperjs shows the picture twice: under the crop box and inside it.)
   await expect(crop.getByRole('img', { name: 'The picture to crop' }).first()).toBeVisible();
@@ -52,9 +48,7 @@ test("a group's picture, set by its owner, is what every member's chat list show
   await createGroup(anna, 'Weekend trip', ['Boris']);
   await chatHeader(anna, 'Weekend trip').click();
   const panel = anna.getByRole('complementary', { name: 'Group' });
-  const chooser = anna.waitForEvent('filechooser');
-  await panel.getByRole('button', { name: 'Change picture' }).click();
-  await (await chooser).setFiles({ name: 'trip.png', mimeType: 'image/png', buffer: makePng(200, 300) });
+  await chooseFile(panel.getByRole('button', { name: 'Change picture' }), { name: 'trip.png', mimeType: 'image/png', buffer: makePng(200, 300) });
   const crop = anna.getByRole('dialog', { name: 'Crop the picture' });
   await crop.getByRole('button', { name: 'Save' }).click();
   await expect(crop).toBeHidden();

@@ -139,6 +139,13 @@ export function chatHeader(page: Page, name: string): Locator {
   return namedByContent(page, name, `Details of ${name}`);
 }
 
+/** Clicks a button that opens the file picker (Attach a file, Change picture) and picks `file` in it. */
+export async function chooseFile(button: Locator, file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+  const chooser = button.page().waitForEvent('filechooser');
+  await button.click();
+  await (await chooser).setFiles(file);
+}
+
 /** Opens (creating if needed) the private chat with a contact, from the Contacts tab. */
 export async function openChatWith(page: Page, contactName: string): Promise<void> {
   await page.getByRole('tab', { name: 'Contacts' }).click();

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from './test';
-import { addContact, makePng, newPhone, openChatWith, send, signUpThroughApi } from './fixtures';
+import { addContact, chooseFile, makePng, newPhone, openChatWith, send, signUpThroughApi } from './fixtures';
 
 const PNG = makePng(24, 16);
 
@@ -17,9 +17,7 @@ async function pair(browser: Browser): Promise<[Page, Page]> {
 
 test('a picture sent with the attach button shows as a preview for the other person', async ({ browser }) => {
   const [anna, boris] = await pair(browser);
-  const chooser = anna.waitForEvent('filechooser');
-  await anna.getByRole('button', { name: 'Attach a file' }).click();
-  await (await chooser).setFiles({ name: 'sunset.png', mimeType: 'image/png', buffer: PNG });
+  await chooseFile(anna.getByRole('button', { name: 'Attach a file' }), { name: 'sunset.png', mimeType: 'image/png', buffer: PNG });
 
   const annaImage = anna.getByRole('log', { name: 'Messages' }).getByRole('img', { name: 'sunset.png' });
   await expect(annaImage).toBeVisible();
@@ -39,9 +37,7 @@ test('a picture sent with the attach button shows as a preview for the other per
 
 test('a picture opens in a tab of its own, shown by the browser under the stored files\' policy', async ({ browser }) => {
   const [anna, boris] = await pair(browser);
-  const chooser = anna.waitForEvent('filechooser');
-  await anna.getByRole('button', { name: 'Attach a file' }).click();
-  await (await chooser).setFiles({ name: 'sunset.png', mimeType: 'image/png', buffer: PNG });
+  await chooseFile(anna.getByRole('button', { name: 'Attach a file' }), { name: 'sunset.png', mimeType: 'image/png', buffer: PNG });
   await boris.getByRole('link', { name: /Anna/ }).click();
   const [tab] = await Promise.all([
     boris.context().waitForEvent('page'),
@@ -56,9 +52,7 @@ test('a picture opens in a tab of its own, shown by the browser under the stored
 test('a document shows its name and size, and is saved under its name', async ({ browser }) => {
   const [anna, boris] = await pair(browser);
   const pdf = Buffer.from('%PDF-1.4\n%%EOF\n');
-  const chooser = anna.waitForEvent('filechooser');
-  await anna.getByRole('button', { name: 'Attach a file' }).click();
-  await (await chooser).setFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf });
+  await chooseFile(anna.getByRole('button', { name: 'Attach a file' }), { name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf });
   await boris.getByRole('link', { name: /Anna/ }).click();
   await expect(boris.getByRole('link', { name: /Anna/ })).toContainText('report.pdf');
   const log = boris.getByRole('log', { name: 'Messages' });
@@ -91,9 +85,7 @@ test('a video sent as a file plays in the chat for the other person', async ({ b
     await stopped;
     return Array.from(new Uint8Array(await new Blob(parts).arrayBuffer()));
   });
-  const chooser = anna.waitForEvent('filechooser');
-  await anna.getByRole('button', { name: 'Attach a file' }).click();
-  await (await chooser).setFiles({ name: 'clip.webm', mimeType: 'video/webm', buffer: Buffer.from(webm) });
+  await chooseFile(anna.getByRole('button', { name: 'Attach a file' }), { name: 'clip.webm', mimeType: 'video/webm', buffer: Buffer.from(webm) });
   await boris.getByRole('link', { name: /Anna/ }).click();
   await expect(boris.getByRole('link', { name: /Anna/ })).toContainText('Video');
   const video = boris.getByRole('log', { name: 'Messages' }).getByLabel('clip.webm');
@@ -103,9 +95,7 @@ test('a video sent as a file plays in the chat for the other person', async ({ b
 
 test('deleting all one\'s media takes the messages that carry it away on both screens, and leaves the rest', async ({ browser }) => {
   const [anna, boris] = await pair(browser);
-  const chooser = anna.waitForEvent('filechooser');
-  await anna.getByRole('button', { name: 'Attach a file' }).click();
-  await (await chooser).setFiles({ name: 'sunset.png', mimeType: 'image/png', buffer: PNG });
+  await chooseFile(anna.getByRole('button', { name: 'Attach a file' }), { name: 'sunset.png', mimeType: 'image/png', buffer: PNG });
   await expect(anna.getByRole('log', { name: 'Messages' }).getByRole('img', { name: 'sunset.png' })).toBeVisible();
   await send(anna, 'The text stays');
   await boris.getByRole('link', { name: /Anna/ }).click();
@@ -162,9 +152,7 @@ test('files dropped on the chat go up side by side; one cancelled on its way is 
 
 test('a file too large is refused with the limit in the message', async ({ browser }) => {
   const [anna] = await pair(browser);
-  const chooser = anna.waitForEvent('filechooser');
-  await anna.getByRole('button', { name: 'Attach a file' }).click();
-  await (await chooser).setFiles({ name: 'huge.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(11 * 1024 * 1024) });
+  await chooseFile(anna.getByRole('button', { name: 'Attach a file' }), { name: 'huge.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(11 * 1024 * 1024) });
   await expect(anna.getByRole('alert').filter({ hasText: 'Upload failed. Maximum size - 10 MB.' })).toBeVisible();
 });
 

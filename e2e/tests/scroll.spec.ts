@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from './test';
-import { annaAndBoris, makePng, messageAction, messageRow, send, STORED } from './fixtures';
+import { STORED, annaAndBoris, chooseFile, makePng, messageAction, messageRow, send } from './fixtures';
 
 /** Sends many texts quickly (without waiting for each), then waits for the last one to be stored. */
 async function sendMany(page: Page, texts: string[]): Promise<void> {
@@ -34,9 +34,7 @@ test('an open chat follows new messages while the reader is at the bottom, pictu
     await route.continue();
   });
   await sendMany(anna, ['one', long(2), 'two']);
-  const chooser = anna.waitForEvent('filechooser');
-  await anna.getByRole('button', { name: 'Attach a file' }).click();
-  await (await chooser).setFiles({ name: 'tall.png', mimeType: 'image/png', buffer: makePng(300, 900) });
+  await chooseFile(anna.getByRole('button', { name: 'Attach a file' }), { name: 'tall.png', mimeType: 'image/png', buffer: makePng(300, 900) });
   await expect(anna.getByRole('log', { name: 'Messages' }).getByRole('img', { name: 'tall.png' })).toBeVisible();
 
   const picture = boris.getByRole('log', { name: 'Messages' }).getByRole('img', { name: 'tall.png' });
