@@ -246,6 +246,10 @@ describe('files', () => {
       { name: 'doc.pdf', type: 'application/pdf', data: '%PDF', inline: false },
       { name: 'song.mp3', type: 'audio/mpeg', data: 'ID3', inline: true },
       { name: 'clip.webm', type: 'video/webm', data: 'webm', inline: true },
+      { name: 'voice.ogg', type: 'audio/ogg; codecs=opus', data: 'OggS', inline: true },
+      // Audio and video a browser has no player for are attachments, like any unknown type.
+      { name: 'odd.bin', type: 'video/x-anything', data: '<html>not a video</html>', inline: false },
+      { name: 'odd.mid', type: 'audio/x-midi', data: 'MThd', inline: false },
       { name: 'pic.png', type: 'image/png', data: pngBytes(), inline: true },
     ];
     for (const kind of kinds) {

@@ -1,9 +1,32 @@
 /** Image types a browser may show inline (and that avatars may be): no SVG, which can carry script. */
 export const INLINE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
+/**
+ * Audio and video a browser plays in its own player, named one by one rather than as `audio/*` and `video/*`: a type
+ * no browser knows (`video/x-anything`) is then an attachment like any other, so the stored files' policy (which
+ * allows inline styles for the browsers' own viewers) never meets a document a browser might render some other way.
+ */
+export const INLINE_MEDIA_TYPES = new Set([
+  'audio/webm',
+  'audio/ogg',
+  'audio/opus',
+  'audio/mpeg',
+  'audio/mp4',
+  'audio/aac',
+  'audio/flac',
+  'audio/wav',
+  'audio/wave',
+  'audio/x-wav',
+  'audio/x-m4a',
+  'video/webm',
+  'video/ogg',
+  'video/mp4',
+  'video/quicktime',
+]);
+
 /** Whether `/receive` may show this type inline; everything else is served as an attachment. */
 export function isInlineType(mime: string): boolean {
-  return INLINE_IMAGE_TYPES.has(mime) || mime.startsWith('audio/') || mime.startsWith('video/');
+  return INLINE_IMAGE_TYPES.has(mime) || INLINE_MEDIA_TYPES.has(mime);
 }
 
 const TOKEN = "[a-z0-9][a-z0-9!#$&^_.+-]{0,63}";
