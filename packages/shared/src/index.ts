@@ -50,7 +50,10 @@ export {
   countryOptions,
   guessCountry,
   formatPhone,
+  loadPhoneRules,
   loadPhoneValidation,
+  usePhoneFormatter,
+  usePhoneRules,
   usePhoneValidation,
   type CountryCode,
 } from './rules/phone';

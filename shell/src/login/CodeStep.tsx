@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
-import { FormError, authApi, beginSession, config, errorText, formatPhone, useSubmit } from '@messenger/shared';
+import { FormError, authApi, beginSession, config, errorText, usePhoneFormatter, useSubmit } from '@messenger/shared';
 import { useLoginStore } from './useLoginStore';
 import { loginErrorText } from './login-errors';
 import { pathAfterSignIn, takeInviteCode } from './invite-code';
@@ -31,6 +31,7 @@ function useCountdown(at: number): number {
 
 /** Step 2: the 6-digit code (typed or pasted), a resend after 60 s, or back to another number. */
 export function CodeStep() {
+  const formatPhone = usePhoneFormatter();
   const { t } = useTranslation('shell');
   const navigate = useNavigate();
   const { phone, resendAt, setResendAt, signedIn, reset } = useLoginStore();

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
-import { FormError, authApi, beginSession, errorText, formatPhone, useSubmit } from '@messenger/shared';
+import { FormError, authApi, beginSession, errorText, usePhoneFormatter, useSubmit } from '@messenger/shared';
 import { useLoginStore } from './useLoginStore';
 import { loginErrorText } from './login-errors';
 import { pathAfterSignIn, takeInviteCode } from './invite-code';
@@ -11,6 +11,7 @@ import { pathAfterSignIn, takeInviteCode } from './invite-code';
  * short-lived ticket, so the second needs both to have been right.
  */
 export function PasswordStep({ extra }: { extra: boolean }) {
+  const formatPhone = usePhoneFormatter();
   const { t } = useTranslation('shell');
   const navigate = useNavigate();
   const { phone, ticket, passwordAccepted, signedIn, reset } = useLoginStore();

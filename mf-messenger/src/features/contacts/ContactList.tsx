@@ -7,7 +7,7 @@ import {
   displayName,
   errorText,
   filterContacts,
-  formatPhone,
+  usePhoneFormatter,
   matchesSearch,
   useAuthStore,
   useChatsStore,
@@ -29,6 +29,7 @@ interface ContactListProps {
  * in chats who are not contacts yet follow, with an add button.
  */
 export function ContactList({ onAdd }: ContactListProps) {
+  const formatPhone = usePhoneFormatter();
   const { t } = useTranslation('messenger');
   const contacts = useContactsStore((state) => state.contacts);
   const loaded = useContactsStore((state) => state.loaded);

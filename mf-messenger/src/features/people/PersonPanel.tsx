@@ -7,7 +7,7 @@ import {
   config,
   displayName,
   errorText,
-  formatPhone,
+  usePhoneFormatter,
   unlessGuest,
   useAuthStore,
   useContactsStore,
@@ -25,6 +25,7 @@ import { AddContactModal } from '../contacts/AddContactModal';
  * username and name. A contact can be renamed (their alias) or removed; someone else can be added.
  */
 export function PersonPanel({ chat, onClose }: { chat: Chat; onClose: () => void }) {
+  const formatPhone = usePhoneFormatter();
   const { t } = useTranslation('messenger');
   const me = useAuthStore((state) => state.user?.id ?? 0);
   const myRole = useAuthStore((state) => state.user?.role);

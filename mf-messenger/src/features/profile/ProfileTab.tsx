@@ -7,7 +7,7 @@ import {
   displayName,
   errorText,
   filesApi,
-  formatPhone,
+  usePhoneFormatter,
   signOut,
   useAuthStore,
   useNotificationsStore,
@@ -27,6 +27,7 @@ import { ChangePasswordDialog } from './ChangePasswordDialog';
  * link, delete all media, and log out. Guests see no card and no invite link, and a Sign in button.
  */
 export function ProfileTab() {
+  const formatPhone = usePhoneFormatter();
   const { t } = useTranslation('messenger');
   const user = useAuthStore((state) => state.user);
   const [editing, setEditing] = useState(false);

@@ -1,9 +1,10 @@
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Modal, formatPhone, useNotificationsStore, useSubmit, type Credentials } from '@messenger/shared';
+import { Modal, usePhoneFormatter, useNotificationsStore, useSubmit, type Credentials } from '@messenger/shared';
 
 /** A manager's sign-in details, shown once: the admin copies them and hands them over. */
 export function CredentialsDialog({ credentials, onClose }: { credentials: Credentials; onClose: () => void }) {
+  const formatPhone = usePhoneFormatter();
   const { t } = useTranslation('staff');
   // A password that was not changed comes as null: it is not shown (nor copied), the person keeps theirs.
   const rows = [

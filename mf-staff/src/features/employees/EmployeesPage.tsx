@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog, Role, clampCharacters, config, errorText, formatPhone, staffApi, useAuthStore, useNotificationsStore, type Credentials, type Employee } from '@messenger/shared';
+import { ConfirmDialog, Role, clampCharacters, config, errorText, usePhoneFormatter, staffApi, useAuthStore, useNotificationsStore, type Credentials, type Employee } from '@messenger/shared';
 import { AddManagerDialog, EditEmployeeDialog } from './EmployeeDialogs';
 import { CredentialsDialog } from './CredentialsDialog';
 import { generatePassword } from './passwords';
@@ -22,6 +22,7 @@ const SEARCH_DEBOUNCE_MS = 300;
  * them, reset their passwords, block, mute, change roles and delete — for people below their own role.
  */
 export function EmployeesPage() {
+  const formatPhone = usePhoneFormatter();
   const { t, i18n } = useTranslation('staff');
   const me = useAuthStore((state) => state.user);
   const [query, setQuery] = useState('');

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, formatPhone, statsApi, useSettingsStore, type ManagerStats, type TotalStats } from '@messenger/shared';
+import { errorText, usePhoneFormatter, statsApi, useSettingsStore, type ManagerStats, type TotalStats } from '@messenger/shared';
 import { TrendChart, type TrendSeries } from './TrendChart';
 
 /** The periods offered, in days. */
@@ -22,6 +22,7 @@ const METRICS: Array<{ key: keyof Omit<TotalStats, 'days' | 'series'>; label: st
  * leaderboard (`GET /api/stats/total`, `GET /api/stats/managers`).
  */
 export function StatisticsPage() {
+  const formatPhone = usePhoneFormatter();
   const { t } = useTranslation('staff');
   const language = useSettingsStore((state) => state.language);
   const [days, setDays] = useState<number>(DEFAULT_PERIOD);

@@ -1,6 +1,6 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { config } from '../config';
-import { countryOf, countryOptions, formatPhoneAsYouType, type CountryCode } from '../rules/phone';
+import { countryOf, countryOptions, formatPhoneAsYouType, usePhoneRules, type CountryCode } from '../rules/phone';
 import { useSettingsStore } from '../stores/settings';
 import './ui.css';
 
@@ -22,6 +22,16 @@ interface PhoneFieldProps {
 export function PhoneField({ country, value, onChange, countryLabel, phoneLabel, invalid, describedBy, autoFocus }: PhoneFieldProps) {
   const language = useSettingsStore((state) => state.language);
   const countries = useMemo(() => countryOptions(language), [language]);
+  // The formatting rules load with the first character typed (or at once for a field that opens filled); what was
+  // typed before they came is formatted when they do.
+  const rulesReady = usePhoneRules(value !== '');
+  useEffect(() => {
+    if (!rulesReady || !value) return;
+    const formatted = formatPhoneAsYouType(value, country);
+    if (formatted !== value) onChange(formatted, countryOf(formatted) ?? country);
+    // Only when the rules arrive: later input is formatted as it is typed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rulesReady]);
   return (
     <>
       <label className="ui-field">
