@@ -9,16 +9,20 @@ import { LocalPushService } from './push-service';
  * of the app is open, as when the app is closed (an open, focused one would make the worker keep quiet).
  */
 const shownNotifications = async (context: BrowserContext, origin: string) => {
-  const worker = context.serviceWorkers().find((candidate) => candidate.url() === `${origin}/sw.js`);
-  if (!worker) return null;
-  try {
-    return await worker.evaluate(async () => {
-      const scope = self as unknown as { registration: ServiceWorkerRegistration };
-      return (await scope.registration.getNotifications()).map(({ title, body, tag }) => ({ title, body, tag }));
-    });
-  } catch {
-    return null; // the worker stopped meanwhile
+  // The newest first: a worker stopped while no page was open (and started again by the push) may still be listed
+  // beside the one running now.
+  const workers = context.serviceWorkers().filter((candidate) => candidate.url() === `${origin}/sw.js`).reverse();
+  for (const worker of workers) {
+    try {
+      return await worker.evaluate(async () => {
+        const scope = self as unknown as { registration: ServiceWorkerRegistration };
+        return (await scope.registration.getNotifications()).map(({ title, body, tag }) => ({ title, body, tag }));
+      });
+    } catch {
+      // this one stopped meanwhile
+    }
   }
+  return null;
 };
 
 test('web push: with his app closed, Boris’s browser shows Anna’s message from a push; the app installs and has an offline page', async ({
