@@ -24,6 +24,8 @@ export { useUsersStore, type UsersState } from './stores/users';
 export { useContactsStore, type ContactsState } from './stores/contacts';
 export { useNotificationsStore, type NotificationItem, type NotificationKind, type NotificationsState } from './stores/notifications';
 export { useChatsStore, sortChats, isListed, type ChatsState } from './stores/chats';
+// Names that fall back to a phone number are computed again, formatted, when the phone rules arrive.
+import './stores/phone-names';
 export { useCallStore, meetingPath, type ActiveCall, type CallNotice, type CallNoticeKind, type CallState, type IncomingCall } from './stores/call';
 export { hangUpCall, meetingSocketUrl } from './services/calls';
 export { takeMeetingHeadStart, discardMeetingHeadStart, type MeetingHeadStart } from './calls/meeting-head-start';

@@ -21,6 +21,19 @@ const subscribe = (listener: () => void) => {
   return () => listeners.delete(listener);
 };
 
+/** Calls `listener` once, when the formatting rules arrive (at once if they are here). */
+export function whenPhoneRulesLoad(listener: () => void): void {
+  if (engine) {
+    listener();
+    return;
+  }
+  const unsubscribe = subscribe(() => {
+    if (!engine) return;
+    unsubscribe();
+    listener();
+  });
+}
+
 /** A download made once; a failed one (offline, a blip) is made again by the next caller. */
 function once<T>(load: () => Promise<T>, keep: (value: T) => void): () => Promise<void> {
   let loading: Promise<void> | null = null;
@@ -179,7 +192,8 @@ export function guessCountry(languages: readonly string[] = typeof navigator ===
 /**
  * Pretty international form of an E.164 number for display; the E.164 form itself until the rules are loaded.
  * A component that shows numbers does so through `usePhoneFormatter`, which renders it again when they come; a
- * number shown otherwise (a name's last fallback, `displayName`) asks for them, and is formatted from the next render.
+ * name that falls back to the phone (`displayName`) asks for them, and the stores it is read from are refreshed
+ * when they come (`stores/phone-names.ts`).
  */
 export function formatPhone(e164: string | null | undefined): string {
   if (!e164) return '';

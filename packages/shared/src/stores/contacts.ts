@@ -16,6 +16,8 @@ export interface ContactsState {
   upsert(contact: Contact): void;
   /** Forgets a contact here (removed on the server, by this tab or another). */
   drop(userId: number): void;
+  /** Sorts again by name (names that fall back to the phone change when the phone rules arrive). */
+  resort(): void;
   reset(): void;
 }
 
@@ -55,5 +57,6 @@ export const useContactsStore = create<ContactsState>((set, get) => ({
   upsert: (contact) =>
     set((state) => ({ contacts: sorted([...state.contacts.filter((known) => known.id !== contact.id), contact]) })),
   drop: (userId) => set((state) => ({ contacts: state.contacts.filter((contact) => contact.id !== userId) })),
+  resort: () => set((state) => ({ contacts: sorted(state.contacts) })),
   reset: () => set({ contacts: [], loaded: false }),
 }));
