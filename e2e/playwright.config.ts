@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN_PHONE, FIFTH_ADMIN_PHONE, FOURTH_ADMIN_PHONE, STAFF_PHONE, THIRD_ADMIN_PHONE } from './tests/fixtures';
+import { ADMIN_PHONE, FIFTH_ADMIN_PHONE, FOURTH_ADMIN_PHONE, SIXTH_ADMIN_PHONE, STAFF_PHONE, THIRD_ADMIN_PHONE } from './tests/fixtures';
 import { RELAY_BASE_URL, RELAY_PORT, TURN_PORT, TURN_URL } from './tests/relay-server';
 import { PUSH_SERVICE_ORIGIN } from './tests/push-service';
 
@@ -65,7 +65,7 @@ const serverEnv = {
   HOST: '127.0.0.1',
   LOG_LEVEL: 'warn',
   OTP_PER_IP_PER_HOUR: '10000',
-  ADMIN_PHONES: `${ADMIN_PHONE},${STAFF_PHONE},${THIRD_ADMIN_PHONE},${FOURTH_ADMIN_PHONE},${FIFTH_ADMIN_PHONE}`,
+  ADMIN_PHONES: `${ADMIN_PHONE},${STAFF_PHONE},${THIRD_ADMIN_PHONE},${FOURTH_ADMIN_PHONE},${FIFTH_ADMIN_PHONE},${SIXTH_ADMIN_PHONE}`,
   // The run's own push service (tests/push-service.ts) is accepted as a push endpoint.
   PUSH_EXTRA_ORIGINS: PUSH_SERVICE_ORIGIN,
   // Every answer and every live event of the run is checked against the wire contract, server-side: the client is

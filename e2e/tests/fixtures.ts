@@ -8,6 +8,7 @@ export const STAFF_PHONE = '+4915100000998';
 export const THIRD_ADMIN_PHONE = '+4915100000997';
 export const FOURTH_ADMIN_PHONE = '+4915100000996';
 export const FIFTH_ADMIN_PHONE = '+4915100000995';
+export const SIXTH_ADMIN_PHONE = '+4915100000994';
 
 /** A valid mobile number nobody else in this run has. */
 export function newPhone(): string {

@@ -6,7 +6,7 @@ type Load = { state: 'loading' } | { state: 'failed'; error: string } | { state:
 
 /**
  * The stored files (`GET /api/file/tree`), folder by folder, confined to the storage root by the server. Files
- * open through admin media URLs (spec §7), including call recordings.
+ * open through admin media URLs (spec §7), including call recordings, which play in a tab of their own.
  */
 export function FilesPage() {
   const { t, i18n } = useTranslation('staff');
@@ -29,9 +29,11 @@ export function FilesPage() {
     setPath(next);
   };
 
-  const download = async (entry: FileTreeEntry) => {
+  // Opened as the server serves it: pictures, sound and video in the browser's own viewer (a call recording plays
+  // at once), anything else saved under its name (the server makes it an attachment).
+  const openFile = async (entry: FileTreeEntry) => {
     try {
-      const url = await mediaUrl(entry.path, true, true);
+      const url = await mediaUrl(entry.path, false, true);
       if (!url) throw new Error(t('files.unavailable'));
       window.open(url, '_blank', 'noopener');
     } catch (error) {
@@ -92,7 +94,7 @@ export function FilesPage() {
                       <button
                         type="button"
                         className="ui-link-button"
-                        onClick={() => void download(entry)}
+                        onClick={() => void openFile(entry)}
                         aria-label={t('files.download', { name: entry.original_name ?? entry.name })}
                       >
                         {entry.original_name ?? entry.name}
