@@ -241,6 +241,7 @@ describe('files', () => {
     const anna = await signUp(server);
     const kinds = [
       { name: 'page.html', type: 'text/html', data: '<script>alert(1)</script>', inline: false },
+      { name: 'evil.js', type: 'text/javascript', data: 'alert(1)', inline: false },
       { name: 'logo.svg', type: 'image/svg+xml', data: '<svg onload="alert(1)"/>', inline: false },
       { name: 'fake.png', type: 'image/png', data: '<html>not a png</html>', inline: false },
       { name: 'doc.pdf', type: 'application/pdf', data: '%PDF', inline: false },
@@ -261,9 +262,11 @@ describe('files', () => {
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
       // Sound and video shown inline play in a tab of their own: a media document loads itself, unsandboxed.
       const policy = kind.inline && /^(audio|video)\//.test(kind.type)
-        ? "default-src 'none'; style-src 'unsafe-inline'; media-src 'self'"
+        ? "default-src 'none'; style-src 'unsafe-inline'; media-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
         : "default-src 'none'; style-src 'unsafe-inline'; sandbox";
       assert.equal(response.headers.get('content-security-policy'), policy, kind.name);
+      // Shown inline as its type; an attachment only as bytes (a script or style sheet uploaded is never one here).
+      assert.equal(response.headers.get('content-type'), kind.inline ? kind.type.split(';')[0] : 'application/octet-stream', kind.name);
     }
     const name = 'Отчёт "final";\r\n.pdf';
     const file = await uploaded(server, anna, { name, type: 'application/pdf', data: '%PDF-1.7' });

@@ -46,16 +46,19 @@ export interface ServedFile {
  * A stored file opened as a page of its own (a picture, a recording or a video in a new tab) runs nothing and
  * loads nothing but itself. Inline styles: the browser's own viewer of a picture or video styles itself with them
  * (Chromium centres and zooms a picture by style attributes); with no script and every fetch refused they can do
- * nothing else — the policy GitHub serves its raw files with. `sandbox` on top for everything but sound and video.
+ * nothing else. This is the policy GitHub serves its raw files with (from an origin of their own; ours are served
+ * from the app's origin, which is why a file sent as an attachment also never carries its declared type).
+ * `sandbox` on top for everything but sound and video.
  */
 const STORED_FILE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 /**
  * Sound and video shown inline (only the types browsers play, `INLINE_MEDIA_TYPES`, with `nosniff`: never rendered
  * as a document of another kind) open as a media document whose player loads the file from this same URL. A
  * sandboxed document (an opaque origin) could not: Chromium's player stayed empty, and `default-src 'none'`
- * refused the load. So `media-src 'self'` and no sandbox, still no script and nothing else fetched.
+ * refused the load. So `media-src 'self'` and no sandbox, still no script and nothing else fetched; the
+ * directives that do not fall back to `default-src` are set instead.
  */
-const STORED_MEDIA_POLICY = "default-src 'none'; style-src 'unsafe-inline'; media-src 'self'";
+const STORED_MEDIA_POLICY = "default-src 'none'; style-src 'unsafe-inline'; media-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 export class FilesService {
   constructor(
@@ -193,7 +196,10 @@ export class FilesService {
 
     const inline = disposition === 'auto' && isInlineType(file.mime);
     const headers: Record<string, string> = {
-      'content-type': file.mime,
+      // An attachment is sent as bytes, never as its declared type: a file uploaded as text/javascript or text/css
+      // from this origin would otherwise pass the app's own `script-src 'self'` as a script (nosniff checks only
+      // the type), were markup ever injected into the app. The name in Content-Disposition keeps its extension.
+      'content-type': inline ? file.mime : 'application/octet-stream',
       'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', file.original_name),
       'x-content-type-options': 'nosniff',
       'content-security-policy': inline && INLINE_MEDIA_TYPES.has(file.mime) ? STORED_MEDIA_POLICY : STORED_FILE_POLICY,
