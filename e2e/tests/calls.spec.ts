@@ -65,6 +65,8 @@ test('A calls B, B accepts in a new tab, both see and hear each other, A hangs u
   const shown = await timer.textContent();
   await expect(timer).not.toHaveText(shown ?? '');
   await expect(timer).toHaveText(/^\d\d:\d\d$/);
+  // Nobody records this chat's calls, and the window does not say otherwise (recording.spec.ts: when it does).
+  await expect(annaWindow.getByText('Recording')).toHaveCount(0);
   // At 400×400 my preview stays clear of the other person's name.
   const viewport = anna.viewportSize();
   await anna.setViewportSize({ width: 400, height: 400 });

@@ -38,6 +38,9 @@ test('an admin records a chat’s calls: both sides’ microphones are stored, a
   const meeting = await acceptIncoming(boris);
   await expectReceivingFrom(admin, 1);
   await expectReceivingFrom(meeting, 1);
+  // Everyone in the call is told that it is recorded, in their call window's header.
+  await expect(callWindow(admin, 'Boris').getByRole('status').filter({ hasText: 'Recording' })).toBeVisible();
+  await expect(callWindow(meeting, 'Rita Admin').getByRole('status').filter({ hasText: 'Recording' })).toBeVisible();
   // Each side's browser uploads its microphone's recording as the call ends (the admin's from the app, Boris's
   // from his meeting tab): both are stored.
   const stored = (page: Page) =>

@@ -40,6 +40,8 @@ export interface SessionSnapshot {
   muted: boolean;
   cameraOn: boolean;
   screenSharing: boolean;
+  /** The server records this call (its `record_audio` came): everyone in it is told, whether or not this browser can record. */
+  recorded: boolean;
 }
 
 export type SessionEnd = 'hungUp' | 'ended' | 'full' | 'unanswered' | 'lastLeft' | 'failed' | 'noMedia';
@@ -94,6 +96,8 @@ export class CallSession {
   private reconnecting = false;
   private droppedAt: number | null = null;
   private recorder: CallRecorder | null = null;
+  /** The server asked for recording (`record_audio`): the call window says the call is recorded. */
+  private recorded = false;
   private statsTimer: ReturnType<typeof setInterval> | null = null;
   private unansweredTimer: ReturnType<typeof setTimeout> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
@@ -161,6 +165,7 @@ export class CallSession {
       muted: !(this.microphone?.getAudioTracks()[0]?.enabled ?? false),
       cameraOn: this.camera !== null,
       screenSharing: this.screen !== null,
+      recorded: this.recorded,
     };
   }
 
@@ -384,6 +389,10 @@ export class CallSession {
   }
 
   private record(messageId: number): void {
+    if (!this.recorded) {
+      this.recorded = true;
+      this.emit();
+    }
     const track = this.microphone?.getAudioTracks()[0];
     if (!track || this.recorder) return;
     this.recorder = new CallRecorder(track, this.options.chatId, messageId, this.options.myRole);

@@ -71,6 +71,7 @@ function ActiveCallWindow({ active }: { active: ActiveCall }) {
     muted: snapshot?.muted ?? false,
     cameraOn: snapshot?.cameraOn ?? false,
     screenSharing: snapshot?.screenSharing ?? false,
+    recorded: snapshot?.recorded ?? false,
     canShareScreen: !isSmallScreen() && typeof navigator !== 'undefined' && !!navigator.mediaDevices?.getDisplayMedia,
   };
   return <CallWindow state={state} actions={controls} initiallyMaximized={isSmallScreen()} />;

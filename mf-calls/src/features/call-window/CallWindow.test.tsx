@@ -62,6 +62,7 @@ const state = (overrides: Partial<CallViewState> = {}): CallViewState => ({
   muted: false,
   cameraOn: true,
   screenSharing: false,
+  recorded: false,
   canShareScreen: true,
   ...overrides,
 });
@@ -88,6 +89,17 @@ test('is a non-modal dialog named by the call title, showing the participant cou
   expect(within(dialog).getByText('3 participants')).toBeInTheDocument();
   rerender(<CallWindow state={state({ participantCount: 1, remotes: [] })} actions={actions()} />);
   expect(within(dialog).getByText('1 participant')).toBeInTheDocument();
+});
+
+test('says the call is recorded, to everyone in it, once the server records it', () => {
+  const { rerender } = render(<CallWindow state={state()} actions={actions()} />);
+  const header = within(screen.getByRole('dialog', { name: 'Design team' })).getByRole('banner');
+  expect(within(header).queryByText('Recording')).not.toBeInTheDocument();
+  const regions = within(header).getAllByRole('status');
+  rerender(<CallWindow state={state({ recorded: true })} actions={actions()} />);
+  // The same live region as before, now with the words, so that a screen reader announces them.
+  expect(within(header).getAllByRole('status')).toEqual(regions);
+  expect(regions.find((region) => region.textContent === 'Recording')).toBeVisible();
 });
 
 test('opens centred at the minimum size of 400×400', () => {

@@ -129,6 +129,15 @@ export function CallWindow({ state, actions, initiallyMaximized = false }: CallW
           <p className="calls-window-status">
             <span>{t('window.participants', { count: state.participantCount })}</span>
             <CallClock connectedAt={state.connectedAt} phase={state.phase} />
+            {/* A live region from the start, so that "Recording" is announced when the server's word comes. */}
+            <span className="calls-recorded" role="status">
+              {state.recorded && (
+                <>
+                  <span className="calls-recorded-dot" aria-hidden="true" />
+                  {t('window.recorded')}
+                </>
+              )}
+            </span>
           </p>
         </div>
         <button

@@ -41,6 +41,8 @@ export interface CallViewState {
   muted: boolean;
   cameraOn: boolean;
   screenSharing: boolean;
+  /** The call is recorded (the server asked this browser to record): the header says so to everyone in it. */
+  recorded: boolean;
   /** Screen sharing is hidden on mobile (spec §2). */
   canShareScreen: boolean;
 }
