@@ -8,7 +8,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { root } from './lib.mjs';
 
 // Shared as singletons by every app that uses them; the first four by every app, which all render and translate.
-const SINGLETONS = ['react', '@messenger/shared', 'i18next', 'react-i18next', 'react-dom', '@messenger/router', 'zustand', 'dayjs'];
+const SINGLETONS = ['react', '@messenger/shared', 'i18next', 'react-i18next', 'react-dom', '@messenger/router', 'zustand'];
 const REQUIRED = new Set(SINGLETONS.slice(0, 4));
 const EXPOSES = {
   'mf-messenger': ['./ChatsTab', './ContactsTab', './ProfileTab', './ChatPage'],

@@ -25,7 +25,7 @@ const ROUTER_PACKAGE_VERSION = '1.0.0';
 
 /**
  * One instance of each of these across the shell and every remote: React (and its subpaths), the router, the
- * store library, i18n, dayjs (its plugins register globally) and our shared package (stores, event bus, API client).
+ * store library, i18n and our shared package (stores, event bus, API client).
  */
 export function sharedModules(pkg) {
   const version = (name) => {
@@ -44,7 +44,6 @@ export function sharedModules(pkg) {
     zustand: singleton('zustand'),
     i18next: singleton('i18next'),
     'react-i18next': singleton('react-i18next'),
-    dayjs: singleton('dayjs'),
     [SHARED_PACKAGE]: { singleton: true, requiredVersion: `^${SHARED_PACKAGE_VERSION}`, version: SHARED_PACKAGE_VERSION },
   };
 }

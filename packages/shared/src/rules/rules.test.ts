@@ -86,6 +86,28 @@ describe('time display (spec §4)', () => {
     expect(formatListTime('2025-03-02T09:05:00', 'en', now)).toBe('3/2/2025');
     expect(formatListTime('2026-11-18T09:05:00', 'de', now)).toBe('Mi');
     expect(formatListTime(null, 'en', now)).toBe('');
+    expect(formatListTime('not a time', 'en', now)).toBe('');
+  });
+
+  it('counts calendar days, not 24-hour spans: the weekday for six days back, the date from the seventh', () => {
+    expect(formatListTime('2026-11-20T23:59:00', 'en', now)).toBe('Fri');
+    expect(formatListTime('2026-11-15T00:01:00', 'en', now)).toBe('Sun');
+    expect(formatListTime('2026-11-14T23:59:00', 'en', now)).toBe('Nov 14');
+    // A time sent with its offset (as the server sends them) is shown in local time.
+    const utcNoon = '2026-11-21T12:00:00.000Z';
+    expect(formatListTime(utcNoon, 'en', now)).toBe(new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(utcNoon)));
+  });
+
+  it('a week across a change of the clocks still counts seven days (Berlin, spring forward)', () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'Europe/Berlin';
+    try {
+      const monday = new Date('2026-04-02T10:00:00');
+      expect(formatListTime('2026-03-27T10:00:00', 'en', monday)).toBe('Fri');
+      expect(formatListTime('2026-03-26T10:00:00', 'en', monday)).toBe('Mar 26');
+    } finally {
+      process.env.TZ = zone;
+    }
   });
 });
 

@@ -1,5 +1,12 @@
-import dayjs from 'dayjs';
 import { config } from '../config';
+
+const DAY_MS = 86_400_000;
+
+/** Whole calendar days from `earlier` to `later` in local time (a day of a clock change counts as one). */
+function calendarDaysBetween(earlier: Date, later: Date): number {
+  const day = (date: Date) => Date.UTC(date.getFullYear(), date.getMonth(), date.getDate());
+  return Math.round((day(later) - day(earlier)) / DAY_MS);
+}
 
 /**
  * Spec §4 time display: today HH:mm (24 h); within the last 7 days the short weekday; the same year the short
@@ -7,15 +14,13 @@ import { config } from '../config';
  */
 export function formatListTime(iso: string | null | undefined, language: string, now: Date = new Date()): string {
   if (!iso) return '';
-  const time = dayjs(iso);
-  const today = dayjs(now);
-  if (!time.isValid()) return '';
-  if (time.isSame(today, 'day')) return new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(time.toDate());
-  if (today.startOf('day').diff(time.startOf('day'), 'day') < config.weekdayWindowDays) {
-    return new Intl.DateTimeFormat(language, { weekday: 'short' }).format(time.toDate());
-  }
-  if (time.isSame(today, 'year')) return new Intl.DateTimeFormat(language, { month: 'short', day: 'numeric' }).format(time.toDate());
-  return new Intl.DateTimeFormat(language, { day: 'numeric', month: 'numeric', year: 'numeric' }).format(time.toDate());
+  const time = new Date(iso);
+  if (Number.isNaN(time.getTime())) return '';
+  const daysAgo = calendarDaysBetween(time, now);
+  if (daysAgo === 0) return new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(time);
+  if (daysAgo < config.weekdayWindowDays) return new Intl.DateTimeFormat(language, { weekday: 'short' }).format(time);
+  if (time.getFullYear() === now.getFullYear()) return new Intl.DateTimeFormat(language, { month: 'short', day: 'numeric' }).format(time);
+  return new Intl.DateTimeFormat(language, { day: 'numeric', month: 'numeric', year: 'numeric' }).format(time);
 }
 
 /** Spec §4 detailed time: day, long month, HH:mm. */
