@@ -95,7 +95,7 @@ export function FilesPage() {
                         type="button"
                         className="ui-link-button"
                         onClick={() => void openFile(entry)}
-                        aria-label={t('files.download', { name: entry.original_name ?? entry.name })}
+                        aria-label={t('files.openFile', { name: entry.original_name ?? entry.name })}
                       >
                         {entry.original_name ?? entry.name}
                       </button>
