@@ -172,6 +172,51 @@ test("the camera off: the other side shows one's avatar steadily, not flicking t
   await expect(picture).toBeVisible();
 });
 
+test('a shared screen replaces the camera for the other side; stopped, the avatar shows; the camera comes back', async ({ browser }) => {
+  const { anna, boris } = await twoPeople(browser);
+  await anna.getByRole('button', { name: 'Call', exact: true }).click();
+  const meeting = await acceptIncoming(boris);
+  await expectReceivingFrom(meeting, 1);
+  const picture = callWindow(meeting, 'Anna').getByRole('listitem').filter({ hasText: 'Anna' }).locator('video');
+  await expect(picture).toBeVisible();
+  // What Anna's browser sends as her picture: Chromium names a captured screen "screen:…", its fake camera otherwise.
+  const sending = () =>
+    anna.evaluate(() => {
+      const pcs = (window as unknown as { __peerConnections: RTCPeerConnection[] }).__peerConnections;
+      const open = pcs.filter((pc) => pc.connectionState !== 'closed');
+      const track = open.flatMap((pc) => pc.getSenders()).find((sender) => sender.track?.kind === 'video')?.track;
+      return track ? (track.label.startsWith('screen:') ? 'screen' : 'camera') : 'nothing';
+    });
+  // Boris's count of Anna's decoded frames goes on growing: the picture is live, whichever it is.
+  const decoding = async () => {
+    const before = (await mediaFigures(meeting)).framesDecoded[0] ?? 0;
+    await expect.poll(async () => (await mediaFigures(meeting)).framesDecoded[0] ?? 0).toBeGreaterThan(before + 10);
+  };
+  expect(await sending()).toBe('camera');
+
+  const annaWindow = callWindow(anna, 'Boris');
+  const camera = annaWindow.getByRole('button', { name: 'Camera' });
+  const screen = annaWindow.getByRole('button', { name: 'Share screen' });
+  await screen.click();
+  await expect(screen).toHaveAttribute('aria-pressed', 'true');
+  // One or the other (spec §2): the camera is off while the screen is shared, and the screen is what goes out.
+  await expect(camera).toHaveAttribute('aria-pressed', 'false');
+  await expect.poll(sending).toBe('screen');
+  await expect(picture).toBeVisible();
+  await decoding();
+
+  // Stopped: the blank picture goes out, and the other side shows Anna's avatar instead.
+  await screen.click();
+  await expect(screen).toHaveAttribute('aria-pressed', 'false');
+  await expect(picture).toBeHidden();
+
+  await camera.click();
+  await expect(camera).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(sending).toBe('camera');
+  await expect(picture).toBeVisible();
+  await decoding();
+});
+
 test('the busy and "two calls at once" notices can be read in full', CLUSTER, async ({ browser }) => {
   const anna = await person(browser, 'Anna');
   const boris = await person(browser, 'Boris');
