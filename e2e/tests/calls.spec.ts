@@ -179,18 +179,33 @@ test('a shared screen replaces the camera for the other side; stopped, the avata
   await expectReceivingFrom(meeting, 1);
   const picture = callWindow(meeting, 'Anna').getByRole('listitem').filter({ hasText: 'Anna' }).locator('video');
   await expect(picture).toBeVisible();
-  // What Anna's browser sends as her picture: Chromium names a captured screen "screen:…", its fake camera otherwise.
-  const sending = () =>
+  // What Anna's browser sends as her picture: the camera's track (by its label, read first), a captured screen
+  // (Chromium names it "screen:…"), or anything else (the blank picture sent while neither is on).
+  const videoLabel = () =>
     anna.evaluate(() => {
       const pcs = (window as unknown as { __peerConnections: RTCPeerConnection[] }).__peerConnections;
       const open = pcs.filter((pc) => pc.connectionState !== 'closed');
-      const track = open.flatMap((pc) => pc.getSenders()).find((sender) => sender.track?.kind === 'video')?.track;
-      return track ? (track.label.startsWith('screen:') ? 'screen' : 'camera') : 'nothing';
+      return open.flatMap((pc) => pc.getSenders()).find((sender) => sender.track?.kind === 'video')?.track?.label ?? '';
     });
-  // Boris's count of Anna's decoded frames goes on growing: the picture is live, whichever it is.
+  const cameraLabel = await videoLabel();
+  expect(cameraLabel).not.toBe('');
+  const sending = async () => {
+    const label = await videoLabel();
+    return label === cameraLabel ? 'camera' : label.startsWith('screen:') ? 'screen' : 'blank';
+  };
+  // Boris goes on decoding Anna's frames: more than 10 new ones, counted across a reading that starts again
+  // from zero (a connection made anew).
   const decoding = async () => {
-    const before = (await mediaFigures(meeting)).framesDecoded[0] ?? 0;
-    await expect.poll(async () => (await mediaFigures(meeting)).framesDecoded[0] ?? 0).toBeGreaterThan(before + 10);
+    let last = (await mediaFigures(meeting)).framesDecoded[0] ?? 0;
+    let grown = 0;
+    await expect
+      .poll(async () => {
+        const now = (await mediaFigures(meeting)).framesDecoded[0] ?? 0;
+        grown += now >= last ? now - last : now;
+        last = now;
+        return grown;
+      })
+      .toBeGreaterThan(10);
   };
   expect(await sending()).toBe('camera');
 
@@ -208,6 +223,7 @@ test('a shared screen replaces the camera for the other side; stopped, the avata
   // Stopped: the blank picture goes out, and the other side shows Anna's avatar instead.
   await screen.click();
   await expect(screen).toHaveAttribute('aria-pressed', 'false');
+  await expect.poll(sending).toBe('blank');
   await expect(picture).toBeHidden();
 
   await camera.click();

@@ -4,6 +4,11 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+// Every unit test runs in the same time zone wherever it runs, and in one whose clocks change (so rules of dates
+// are checked across a change). Set here, in the process that loads the configs, before its workers start: a test
+// cannot set it for itself (Jest gives each test file a copy of process.env).
+process.env.TZ = 'Europe/Berlin';
+
 export function jestConfig(dir, displayName) {
   return {
     displayName,
