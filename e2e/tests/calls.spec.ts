@@ -233,6 +233,57 @@ test('a shared screen replaces the camera for the other side; stopped, the avata
   await decoding();
 });
 
+test('the call window moves by its header and resizes by its edges, by mouse and by keyboard, and stays on screen', async ({ browser }) => {
+  const { anna } = await twoPeople(browser);
+  await anna.setViewportSize({ width: 1280, height: 720 });
+  await anna.getByRole('button', { name: 'Call', exact: true }).click();
+  const annaWindow = callWindow(anna, 'Boris');
+  await expect(annaWindow).toBeVisible();
+  const box = async () => {
+    const { x, y, width, height } = (await annaWindow.boundingBox())!;
+    return { x: Math.round(x), y: Math.round(y), width: Math.round(width), height: Math.round(height) };
+  };
+  // Opens centred at the smallest size (spec §2: 400 × 400).
+  expect(await box()).toEqual({ x: 440, y: 160, width: 400, height: 400 });
+
+  const drag = async (from: { x: number; y: number }, by: { x: number; y: number }) => {
+    await anna.mouse.move(from.x, from.y);
+    await anna.mouse.down();
+    await anna.mouse.move(from.x + by.x, from.y + by.y, { steps: 5 });
+    await anna.mouse.up();
+  };
+  // Dragged by its title, the window follows the pointer.
+  const title = (await annaWindow.getByRole('heading', { name: 'Boris' }).boundingBox())!;
+  await drag({ x: title.x + 5, y: title.y + 5 }, { x: -200, y: 100 });
+  await expect.poll(box).toEqual({ x: 240, y: 260, width: 400, height: 400 });
+  // Its corner handle makes it larger.
+  const corner = (await annaWindow.getByRole('button', { name: 'Resize from the corner' }).boundingBox())!;
+  await drag({ x: corner.x + corner.width / 2, y: corner.y + corner.height / 2 }, { x: 150, y: 30 });
+  await expect.poll(box).toEqual({ x: 240, y: 260, width: 550, height: 430 });
+  // Shift and the arrows on the right edge's handle, and the new size is said.
+  const right = annaWindow.getByRole('button', { name: 'Resize from the right edge' });
+  await right.focus();
+  await anna.keyboard.press('Shift+ArrowLeft');
+  const { width } = await box();
+  expect(width).toBeLessThan(550);
+  await expect(annaWindow.getByRole('status').filter({ hasText: `Window size ${width} × 430` })).toBeAttached();
+  // Dragged far past the edge, it stops at the viewport's corner; smaller viewport, pulled back inside.
+  await drag({ x: title.x - 195, y: title.y + 105 }, { x: 2000, y: 2000 });
+  await expect.poll(box).toEqual({ x: 1280 - width, y: 720 - 430, width, height: 430 });
+  await anna.setViewportSize({ width: 900, height: 600 });
+  await expect.poll(box).toEqual({ x: 900 - width, y: 600 - 430, width, height: 430 });
+  // Maximised, it fills the page; restored, it is back where it was.
+  const maximize = annaWindow.getByRole('button', { name: 'Maximize window' });
+  await maximize.click();
+  await expect(maximize).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(box).toEqual({ x: 0, y: 0, width: 900, height: 600 });
+  await maximize.click();
+  await expect.poll(box).toEqual({ x: 900 - width, y: 600 - 430, width, height: 430 });
+
+  await annaWindow.getByRole('button', { name: 'Hang up' }).click();
+  await expect(annaWindow).toBeHidden();
+});
+
 test('the busy and "two calls at once" notices can be read in full', CLUSTER, async ({ browser }) => {
   const anna = await person(browser, 'Anna');
   const boris = await person(browser, 'Boris');
