@@ -11,20 +11,24 @@ import { startServer, type TestServer } from './helpers/server.js';
 /** The address a NAT in front of this machine would show (TEST-NET-3: nobody's). */
 const PUBLIC_ADDRESS = '203.0.113.7';
 
-/** A STUN server on loopback that answers every binding request with PUBLIC_ADDRESS, counting the requests. */
+/**
+ * A STUN server on loopback that answers every binding request with PUBLIC_ADDRESS, counting the questions asked:
+ * by transaction, since a client sends a request again under the same transaction when its answer is slow (on a
+ * busy machine, the answer to the first copy can come after the second was sent).
+ */
 async function stunServer(): Promise<{ port: number; requests: () => number; close: () => Promise<void> }> {
   const socket = dgram.createSocket('udp4');
-  let requests = 0;
+  const transactions = new Set<string>();
   socket.on('message', (data, from) => {
     const asked = parseMessage(data);
     if (!asked || asked.messageClass !== classes.REQUEST) return;
-    requests += 1;
+    transactions.add(Buffer.from(asked.transactionId).toString('hex'));
     const answer = new Message(methods.BINDING, classes.RESPONSE, asked.transactionId);
     answer.setAttribute('XOR-MAPPED-ADDRESS', [PUBLIC_ADDRESS, from.port]);
     socket.send(answer.bytes, from.port, from.address);
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  return { port: socket.address().port, requests: () => requests, close: () => new Promise((resolve) => socket.close(() => resolve())) };
+  return { port: socket.address().port, requests: () => transactions.size, close: () => new Promise((resolve) => socket.close(() => resolve())) };
 }
 
 describe('the public address behind NAT (MEDIA_STUN_SERVER)', () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPostgresDatabase, testDatabase } from './server.js';
-import { waitFor } from './client.js';
+import { WAIT_MS, waitFor } from './client.js';
 
 const serverDir = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -71,10 +71,16 @@ export async function serverProcess(
         },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
-      await waitFor(async () => {
-        if (child?.exitCode !== null) throw new Error(`the server exited with ${child?.exitCode}`);
-        return fetch(`${url}/api/health`).then((response) => response.ok, () => false);
-      }, 'the server to start');
+      // From source through tsx (some 700 modules compiled at start), a start took more than 30 s beside a build
+      // on a slow day; a start that succeeds returns as soon as the server answers.
+      await waitFor(
+        async () => {
+          if (child?.exitCode !== null) throw new Error(`the server exited with ${child?.exitCode}`);
+          return fetch(`${url}/api/health`).then((response) => response.ok, () => false);
+        },
+        'the server to start',
+        3 * WAIT_MS,
+      );
     },
     async kill() {
       const running = child;
