@@ -277,6 +277,13 @@ export class CallSession {
       early?.close();
       return;
     }
+    // A ticket names whatever call runs in the chat now. Coming back after a drop, it may be a new call begun
+    // after mine ended: that one is not joined unasked (nor does it inherit my call's recorder or notice).
+    const ticketCall = early?.ticket.call_id ?? ticket.call_id;
+    if (this.callId !== null && ticketCall !== this.callId) {
+      early?.close();
+      return this.finish('ended');
+    }
     if (early) {
       this.callId = early.ticket.call_id;
       this.reconnectWindowMs = early.ticket.reconnect_seconds * 1000;
