@@ -48,6 +48,9 @@ export function applyFlowEvent(event: FlowEvent): void {
       void useChatsStore.getState().markRead(active).catch(() => undefined);
     }
   }
+  if (event.event_type === 'chat-deleted') {
+    useMessagesStore.getState().forget((event as FlowEvent<'chat-deleted'>).additional_info.chat_id);
+  }
   if (event.event_type === 'message-reactions') {
     const { chat_id, message_id, reactions } = (event as FlowEvent<'message-reactions'>).additional_info;
     useMessagesStore.getState().reacted(chat_id, message_id, reactions);

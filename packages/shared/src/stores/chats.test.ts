@@ -185,6 +185,42 @@ describe('messages', () => {
     expect(useChatsStore.getState().chats.find((c) => c.id === 1)!.last_message!.text).toBe('better');
   });
 
+  test('an edit or a call’s outcome for a message further back than the thread goes leaves no gap before older pages', async () => {
+    // The newest page of a long chat: messages 951–1000, older ones still to load.
+    const page = Array.from({ length: 50 }, (_, index) => message(951 + index, 1, 2));
+    const reply = message(990, 1, 1, { reply_to: { id: 100, sender_id: 2, type: 'text', text: 'm100', file: null } });
+    const newest = page.map((m) => (m.id === 990 ? reply : m)).map(stored);
+    useMessagesStore.setState({ threads: { 1: { messages: newest, hasMore: true, loading: false, loaded: true, error: null, cachedIds: [] } } });
+    useMessagesStore.getState().edited(message(100, 1, 2, { text: 'better', edited_at: '2026-03-01T00:00:00.000Z' }));
+    useMessagesStore.getState().receive(message(120, 1, 2, { type: 'call', text: '', meta: { call_status: 'ended' } as never }));
+    const thread = useMessagesStore.getState().threads[1]!;
+    expect(thread.messages.map((m) => m.id)).toEqual(page.map((m) => m.id));
+    // The reply in view quotes the new text all the same.
+    expect(thread.messages.find((m) => m.id === 990)!.reply_to!.text).toBe('better');
+    // The next older page is asked for before 951, not before 100.
+    const history = jest.spyOn(chatsApi, 'history').mockResolvedValue({ messages: [message(950, 1, 2)], has_more: true } as never);
+    await useMessagesStore.getState().loadOlder(1);
+    expect(history).toHaveBeenCalledWith(1, expect.objectContaining({ beforeId: 951 }));
+    history.mockRestore();
+    // New messages still join at the end, and with every page loaded an old message finds its place.
+    useMessagesStore.getState().receive(message(1001, 1, 2));
+    expect(useMessagesStore.getState().threads[1]!.messages.at(-1)!.id).toBe(1001);
+    useMessagesStore.setState({ threads: { 2: { messages: [stored(message(5, 2, 2)), stored(message(9, 2, 2))], hasMore: false, loading: false, loaded: true, error: null, cachedIds: [] } } });
+    useMessagesStore.getState().receive({ ...message(7, 2, 2), chat_id: 2 });
+    expect(useMessagesStore.getState().threads[2]!.messages.map((m) => m.id)).toEqual([5, 7, 9]);
+  });
+
+  test('a chat I am removed from forgets its messages: coming back, it loads its newest page again', async () => {
+    useMessagesStore.setState({ threads: { 1: { messages: [stored(message(500, 1, 2))], hasMore: true, loading: false, loaded: true, error: null, cachedIds: [] } } });
+    useMessagesStore.getState().forget(1);
+    expect(useMessagesStore.getState().threads[1]).toBeUndefined();
+    const history = jest.spyOn(chatsApi, 'history').mockResolvedValue({ messages: [message(700, 1, 2)], has_more: true } as never);
+    await useMessagesStore.getState().loadLatest(1);
+    expect(history).toHaveBeenCalledWith(1, expect.objectContaining({ beforeId: undefined }));
+    expect(useMessagesStore.getState().threads[1]!.messages.map((m) => m.id)).toEqual([700]);
+    history.mockRestore();
+  });
+
   test('expired messages leave the view; deleted ones are removed', () => {
     const now = Date.UTC(2026, 5, 1);
     useMessagesStore.setState({

@@ -48,6 +48,11 @@ export interface MessagesState {
   remove(chatId: number, messageId: number): void;
   /** Drops messages whose auto-delete time has passed (the server deletes them too; this is not waiting for it). */
   pruneExpired(now: number): void;
+  /**
+   * Forgets a chat's messages (I left it or was removed): what was said while I was out is not in the thread, so
+   * a chat I come back to loads its newest page again instead of showing the old one followed by a gap.
+   */
+  forget(chatId: number): void;
   reset(): void;
 }
 
@@ -79,6 +84,17 @@ export const unexpired =
 /** A thread that shows or is about to show: loaded, loading its first page, or holding a message being sent. */
 function isOpen(thread: ChatThread | undefined): boolean {
   return thread !== undefined && (thread.loaded || thread.loading || thread.messages.length > 0);
+}
+
+/**
+ * Whether a stored message has its place in the thread as loaded: not older than its oldest stored message while
+ * older pages are still to come. An edit or a call's outcome for a message further back would otherwise sit alone
+ * above a gap, and the next older page (asked for before the oldest message shown) would start below it.
+ */
+function withinLoaded(thread: ChatThread, message: Message): boolean {
+  if (!thread.hasMore) return true;
+  const oldest = thread.messages.find((candidate) => candidate.state === 'sent');
+  return oldest === undefined || message.id >= oldest.id;
 }
 
 function stored(message: Message): ChatMessage {
@@ -167,7 +183,8 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
       // Threads not opened yet load their history when opened; nothing to keep for them now. A thread whose first
       // page is on its way keeps it: that page may have been read before this message was stored (a message sent
       // the moment a chat opens would otherwise stay "Sending…" although the server has it).
-      if (!isOpen(get().threads[message.chat_id])) return;
+      const open = get().threads[message.chat_id];
+      if (!isOpen(open) || !withinLoaded(open!, message)) return;
       update(message.chat_id, (thread) => ({ messages: merge(thread.messages, [stored(message)]) }));
     },
     addPending: (message) => update(message.chat_id, (thread) => ({ messages: merge(thread.messages, [message]) })),
@@ -191,7 +208,8 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
       if (kept) remembered.set(message.chat_id, kept.map((candidate) => (candidate.id === message.id ? message : candidate)));
       if (!isOpen(get().threads[message.chat_id])) return;
       update(message.chat_id, (thread) => ({
-        messages: merge(thread.messages, [stored(message)]).map((candidate) =>
+        // A reply in view quotes the new text even when the message itself is further back than the thread goes.
+        messages: (withinLoaded(thread, message) ? merge(thread.messages, [stored(message)]) : thread.messages).map((candidate) =>
           candidate.reply_to?.id === message.id ? { ...candidate, reply_to: { ...candidate.reply_to, text: message.text } } : candidate,
         ),
       }));
@@ -224,6 +242,13 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
           };
         }
         return { threads: next };
+      });
+    },
+    forget: (chatId) => {
+      remembered.delete(chatId);
+      set((state) => {
+        const { [chatId]: _dropped, ...threads } = state.threads;
+        return { threads };
       });
     },
     reset: () => set({ threads: {} }),
