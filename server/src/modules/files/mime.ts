@@ -6,7 +6,7 @@ export const INLINE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif
  * no browser knows (`video/x-anything`) is then an attachment like any other, so the stored files' policy (which
  * allows inline styles for the browsers' own viewers) never meets a document a browser might render some other way.
  */
-export const INLINE_MEDIA_TYPES = new Set([
+const INLINE_MEDIA_TYPES = new Set([
   'audio/webm',
   'audio/ogg',
   'audio/opus',
@@ -27,6 +27,29 @@ export const INLINE_MEDIA_TYPES = new Set([
 /** Whether `/receive` may show this type inline; everything else is served as an attachment. */
 export function isInlineType(mime: string): boolean {
   return INLINE_IMAGE_TYPES.has(mime) || INLINE_MEDIA_TYPES.has(mime);
+}
+
+/**
+ * A stored file opened as a page of its own (a picture, a recording or a video in a new tab) runs nothing and
+ * loads nothing but itself. Inline styles: the browser's own viewer of a picture or video styles itself with them
+ * (Chromium centres and zooms a picture by style attributes); with no script and every fetch refused they can do
+ * nothing else. This is the policy GitHub serves its raw files with (from an origin of their own; ours are served
+ * from the app's origin, which is why a file sent as an attachment also never carries its declared type).
+ * `sandbox` on top for everything but sound and video.
+ */
+const STORED_FILE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+/**
+ * Sound and video shown inline (only the types browsers play, `INLINE_MEDIA_TYPES`, with `nosniff`: never rendered
+ * as a document of another kind) open as a media document whose player loads the file from this same URL. A
+ * sandboxed document (an opaque origin) could not: Chromium's player stayed empty, and `default-src 'none'`
+ * refused the load. So `media-src 'self'` and no sandbox, still no script and nothing else fetched; the
+ * directives that do not fall back to `default-src` are set instead.
+ */
+const STORED_MEDIA_POLICY = "default-src 'none'; style-src 'unsafe-inline'; media-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+/** The Content-Security-Policy a stored file is served with, shown inline or not. */
+export function storedFilePolicy(mime: string, inline: boolean): string {
+  return inline && INLINE_MEDIA_TYPES.has(mime) ? STORED_MEDIA_POLICY : STORED_FILE_POLICY;
 }
 
 const TOKEN = "[a-z0-9][a-z0-9!#$&^_.+-]{0,63}";

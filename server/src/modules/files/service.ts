@@ -9,7 +9,7 @@ import { deleteMessages } from '../messages/deletion.js';
 import { Role, loadAdmin } from '../users/actor.js';
 import { MEDIA_TOKEN_TTL_SECONDS, type MediaScope } from '../../security/media-tokens.js';
 import { type FileRow, visibleFiles } from './access.js';
-import { INLINE_MEDIA_TYPES, cleanFileName, contentDisposition, extensionFor, isInlineType, storedMime } from './mime.js';
+import { cleanFileName, contentDisposition, extensionFor, isInlineType, storedFilePolicy, storedMime } from './mime.js';
 import { isFilePath, normaliseFolder } from './paths.js';
 import { StoragePathError } from './storage.js';
 import { FILE_TREE_LIMIT, limits, type FileInfo, type FileTree } from '@messenger/protocol';
@@ -41,24 +41,6 @@ export interface ServedFile {
   headers: Record<string, string>;
   body: Readable | null;
 }
-
-/**
- * A stored file opened as a page of its own (a picture, a recording or a video in a new tab) runs nothing and
- * loads nothing but itself. Inline styles: the browser's own viewer of a picture or video styles itself with them
- * (Chromium centres and zooms a picture by style attributes); with no script and every fetch refused they can do
- * nothing else. This is the policy GitHub serves its raw files with (from an origin of their own; ours are served
- * from the app's origin, which is why a file sent as an attachment also never carries its declared type).
- * `sandbox` on top for everything but sound and video.
- */
-const STORED_FILE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
-/**
- * Sound and video shown inline (only the types browsers play, `INLINE_MEDIA_TYPES`, with `nosniff`: never rendered
- * as a document of another kind) open as a media document whose player loads the file from this same URL. A
- * sandboxed document (an opaque origin) could not: Chromium's player stayed empty, and `default-src 'none'`
- * refused the load. So `media-src 'self'` and no sandbox, still no script and nothing else fetched; the
- * directives that do not fall back to `default-src` are set instead.
- */
-const STORED_MEDIA_POLICY = "default-src 'none'; style-src 'unsafe-inline'; media-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 export class FilesService {
   constructor(
@@ -202,7 +184,7 @@ export class FilesService {
       'content-type': inline ? file.mime : 'application/octet-stream',
       'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', file.original_name),
       'x-content-type-options': 'nosniff',
-      'content-security-policy': inline && INLINE_MEDIA_TYPES.has(file.mime) ? STORED_MEDIA_POLICY : STORED_FILE_POLICY,
+      'content-security-policy': storedFilePolicy(file.mime, inline),
       'accept-ranges': 'bytes',
       // The URL carries a personal token: caches other than the browser's own must not keep it.
       'cache-control': 'private, max-age=3600',
