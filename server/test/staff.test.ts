@@ -436,6 +436,10 @@ describe('employees', () => {
     const promoted = await request(server, 'POST', '/user/manager', { token: admin.token, body: { phone: user.phone, name: 'Pat Manager' } });
     assert.equal(promoted.status, 201);
     assert.deepEqual([promoted.body.user.id, promoted.body.user.role, promoted.body.user.name], [user.id, 1, 'Pat Manager']);
+    // The session signed in by SMS ended with the promotion: no manager's powers without the passwords.
+    const oldSession = await request(server, 'POST', '/chat/create', { token: user.token, body: { chat_type: 'group', name: 'S', participants: [], is_secret: true } });
+    assert.deepEqual([oldSession.status, oldSession.body.error], [401, 'session_ended']);
+    assert.equal((await request(server, 'POST', '/auth/refresh', { token: user.refresh })).status, 401);
     await signInStaff(server, user.phone, promoted.body.credentials);
 
     const before = await snapshot(user.id);

@@ -127,6 +127,8 @@ export class EmployeesService {
             `UPDATE users SET role = $2, name = $3, notes = $4, password_hash = $5, extra_password_hash = $6 WHERE id = $1`,
             [existing.id, Role.manager, name, notes, passwordHash, extraHash],
           );
+          // Their sessions signed in by SMS end, as at any role change: a manager signs in with the passwords.
+          await endSessions(tx, this.services.sockets, existing.id);
           return existing.id;
         }
         const [created] = await tx.query<UserRow>(
