@@ -1,7 +1,7 @@
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initTestI18n, mockFetch } from '@messenger/shared/testing';
-import { useAuthStore, type Me } from '@messenger/shared';
+import { useAuthStore, useNotificationsStore, type Me } from '@messenger/shared';
 import '../../i18n';
 import { EmployeesPage } from './EmployeesPage';
 
@@ -53,4 +53,17 @@ test('a top admin may make someone an admin; resetting passwords asks first and 
   expect(password!.textContent).not.toEqual(extra!.textContent);
   const sent = JSON.parse(String(fetchMock.mock.calls.find(([url, init]) => String(url).includes('/api/user/manager') && init?.method === 'PUT')![1]!.body));
   expect(sent).toEqual({ user_id: 2, password: password!.textContent, extra_password: extra!.textContent });
+});
+
+test('someone without a name is named by their username or phone in the confirmation and the notice too', async () => {
+  useAuthStore.setState({ user: { id: 1, role: 3 } as Me, hasSession: true });
+  const nameless = { ...people[1]!, id: 4, name: '', username: 'quiet' };
+  mockFetch({ 'GET /api/user/all': { body: { users: [...people, nameless] } }, 'DELETE /api/user/4': { body: { deleted: true } } });
+  render(<EmployeesPage />);
+  const row = await screen.findByRole('row', { name: /@quiet/ });
+  await userEvent.click(within(row).getByRole('button', { name: 'Delete @quiet' }));
+  const dialog = screen.getByRole('dialog', { name: /Delete/ });
+  expect(dialog).toHaveTextContent('@quiet will be signed out and can no longer sign in.');
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+  await waitFor(() => expect(useNotificationsStore.getState().items.map((item) => item.text)).toContain('@quiet was deleted'));
 });

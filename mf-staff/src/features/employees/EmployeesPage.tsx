@@ -23,6 +23,8 @@ const SEARCH_DEBOUNCE_MS = 300;
  */
 export function EmployeesPage() {
   const formatPhone = usePhoneFormatter();
+  /** How a person is named on this page: their name, else their username, else their phone (names may be empty). */
+  const labelOf = (employee: Employee) => employee.name || (employee.username ? `@${employee.username}` : formatPhone(employee.phone));
   const { t, i18n } = useTranslation('staff');
   const me = useAuthStore((state) => state.user);
   const [query, setQuery] = useState('');
@@ -124,7 +126,7 @@ export function EmployeesPage() {
             </thead>
             <tbody>
               {load.users.map((employee) => {
-                const label = employee.name || (employee.username ? `@${employee.username}` : formatPhone(employee.phone));
+                const label = labelOf(employee);
                 const canManage = employee.id !== me?.id && employee.role < myRole && !employee.deleted;
                 return (
                   <tr key={employee.id} className={employee.deleted ? 'staff-row-deleted' : undefined}>
@@ -223,7 +225,7 @@ export function EmployeesPage() {
       {dialog?.kind === 'reset' && (
         <ConfirmDialog
           title={t('employees.resetTitle')}
-          subtitle={t('employees.resetSubtitle', { name: dialog.employee.name })}
+          subtitle={t('employees.resetSubtitle', { name: labelOf(dialog.employee) })}
           approveLabel={t('employees.resetPasswords')}
           onApprove={() => void resetPasswords(dialog.employee)}
           onCancel={() => setDialog(null)}
@@ -232,13 +234,13 @@ export function EmployeesPage() {
       {dialog?.kind === 'delete' && (
         <ConfirmDialog
           title={t('employees.deleteTitle')}
-          subtitle={t('employees.deleteSubtitle', { name: dialog.employee.name })}
+          subtitle={t('employees.deleteSubtitle', { name: labelOf(dialog.employee) })}
           approveLabel={t('employees.delete')}
           danger
           onApprove={() => {
             const { employee } = dialog;
             setDialog(null);
-            void act(() => staffApi.remove(employee.id), t('employees.deleted', { name: employee.name }));
+            void act(() => staffApi.remove(employee.id), t('employees.deleted', { name: labelOf(employee) }));
           }}
           onCancel={() => setDialog(null)}
         />

@@ -80,6 +80,17 @@ describe('API client', () => {
     expect(fetchImpl).toHaveBeenCalledTimes(1);
   });
 
+  it('never refreshes on a wrong current password: the one try is counted once', async () => {
+    const calls: string[] = [];
+    const client = new ApiClient('/api', async (url) => {
+      calls.push(String(url));
+      return json(401, { error: 'wrong_password', message: 'Wrong password' });
+    });
+    await expect(client.post('/user/password', { current_password: 'typo' })).rejects.toMatchObject({ status: 401, code: 'wrong_password' });
+    expect(calls).toEqual(['/api/user/password']);
+    expect(tokenStorage.refresh).toBe('refresh-1');
+  });
+
   it('reads Retry-After into the error', async () => {
     const client = new ApiClient('/api', async () => json(429, { error: 'code_resend_too_soon', message: 'wait' }, { 'retry-after': '42' }));
     await expect(client.get('/x')).rejects.toMatchObject({ status: 429, retryAfterSeconds: 42 });

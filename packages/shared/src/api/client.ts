@@ -18,6 +18,11 @@ export interface RequestOptions {
 
 /** Calls that answer 401 for a wrong code or password, not for an expired token: never refreshed on. */
 const SIGN_IN_PATHS = ['/auth/send-code', '/auth/sign-in', '/auth/sign-in-manager', '/auth/sign-in-manager-extra', '/auth/refresh'];
+/**
+ * A 401 of a signed-in call that refuses what was typed (the current password of `/user/password`), not the token:
+ * sent again it would count twice toward the sign-in lockout.
+ */
+const WRONG_CREDENTIALS = new Set(['wrong_password']);
 
 /**
  * The one place the client talks HTTP to the server. It adds the access token; on a 401 it refreshes once —
@@ -40,10 +45,13 @@ export class ApiClient {
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const useToken = options.auth !== false;
     const first = await this.send(method, path, options, useToken ? tokenStorage.access : undefined);
-    const answer =
-      first.status !== 401 || !useToken || options.refresh === false || SIGN_IN_PATHS.includes(path)
-        ? await this.parse<T>(first)
-        : await this.parse<T>(await this.send(method, path, options, await this.refreshAccessToken()));
+    let answer: T;
+    if (first.status !== 401 || !useToken || options.refresh === false || SIGN_IN_PATHS.includes(path)) answer = await this.parse<T>(first);
+    else {
+      const refused = await this.toError(first);
+      if (WRONG_CREDENTIALS.has(refused.code)) throw refused;
+      answer = await this.parse<T>(await this.send(method, path, options, await this.refreshAccessToken()));
+    }
     // Development and tests only: production builds drop this branch, and with it the schemas.
     if (process.env.NODE_ENV !== 'production') checkAnswer(method, path, answer);
     return answer;
