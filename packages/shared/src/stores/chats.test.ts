@@ -1,5 +1,5 @@
 import { useChatsStore } from './chats';
-import { useMessagesStore } from './messages';
+import { rememberThreads, useMessagesStore } from './messages';
 import type { Chat, ChatMessage, Message } from '../model/types';
 import type { FlowEvent } from '../model/events';
 import { chatsApi } from '../api/endpoints';
@@ -219,6 +219,30 @@ describe('messages', () => {
     expect(history).toHaveBeenCalledWith(1, expect.objectContaining({ beforeId: undefined }));
     expect(useMessagesStore.getState().threads[1]!.messages.map((m) => m.id)).toEqual([700]);
     history.mockRestore();
+  });
+
+  test('a deletion or a reaction heard while a history page is on its way is not undone by that page', async () => {
+    let answer: (page: { messages: Message[]; has_more: boolean }) => void = () => undefined;
+    const history = jest.spyOn(chatsApi, 'history').mockReturnValue(new Promise((resolve) => (answer = resolve)) as never);
+    // A warm-started thread (cached 1–3) refreshes: the page was read before 2 was deleted and 3 got a reaction.
+    useMessagesStore.setState({ threads: {} });
+    rememberThreads([{ chatId: 8, messages: [message(1, 8, 2), message(2, 8, 2), message(3, 8, 2)] }]);
+    const loading = useMessagesStore.getState().loadLatest(8);
+    const heart = [{ emoji: '❤️', count: 1, user_ids: [1] }] as never;
+    useMessagesStore.getState().remove(8, 2);
+    useMessagesStore.getState().reacted(8, 3, heart);
+    answer({ messages: [message(1, 8, 2), message(2, 8, 2), message(3, 8, 2)], has_more: false });
+    await loading;
+    const thread = useMessagesStore.getState().threads[8]!;
+    expect(thread.messages.map((m) => m.id)).toEqual([1, 3]);
+    expect(thread.messages.find((m) => m.id === 3)!.reactions).toEqual(heart);
+    // Once the page is in, later pages are not held to what was heard then.
+    history.mockResolvedValue({ messages: [message(2, 8, 2)], has_more: false } as never);
+    useMessagesStore.setState({ threads: {} });
+    await useMessagesStore.getState().loadLatest(8);
+    expect(useMessagesStore.getState().threads[8]!.messages.map((m) => m.id)).toEqual([2]);
+    history.mockRestore();
+    rememberThreads([]);
   });
 
   test('expired messages leave the view; deleted ones are removed', () => {

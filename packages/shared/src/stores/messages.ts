@@ -129,6 +129,30 @@ function merge(existing: ChatMessage[], incoming: ChatMessage[]): ChatMessage[] 
   return [...sent, ...unsent];
 }
 
+/**
+ * What live events said about a chat while one of its history pages was on its way: that page may have been read
+ * before them, so once it arrives they are applied over it (a deleted message must not come back with it, nor a
+ * reaction be undone). Live events are the log in order, so the newest heard is the newest there is, or the next
+ * event brings a newer one.
+ */
+interface HeardWhileLoading {
+  deleted: Set<number>;
+  reactions: Map<number, Reaction[]>;
+}
+
+/** Per chat, one record for each history page on its way. */
+const heardWhileLoading = new Map<number, Set<HeardWhileLoading>>();
+
+function applyHeard(messages: ChatMessage[], heard: HeardWhileLoading): ChatMessage[] {
+  if (heard.deleted.size === 0 && heard.reactions.size === 0) return messages;
+  return messages
+    .filter((message) => message.state !== 'sent' || !heard.deleted.has(message.id))
+    .map((message) => {
+      const reactions = message.state === 'sent' ? heard.reactions.get(message.id) : undefined;
+      return reactions ? { ...message, reactions } : message;
+    });
+}
+
 export const useMessagesStore = create<MessagesState>((set, get) => {
   const update = (chatId: number, change: (thread: ChatThread) => Partial<ChatThread>) =>
     set((state) => {
@@ -138,20 +162,27 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
 
   const loadPage = async (chatId: number, beforeId: number | undefined) => {
     update(chatId, () => ({ loading: true, error: null }));
+    const heard: HeardWhileLoading = { deleted: new Set(), reactions: new Map() };
+    const loads = heardWhileLoading.get(chatId) ?? new Set<HeardWhileLoading>();
+    heardWhileLoading.set(chatId, loads.add(heard));
     try {
-      const page = await chatsApi.history(chatId, { pageSize: config.historyPageSize, beforeId });
+      const answer = await chatsApi.history(chatId, { pageSize: config.historyPageSize, beforeId });
+      const page = { ...answer, messages: applyHeard(answer.messages.map(stored), heard) };
       update(chatId, (thread) => {
-        if (beforeId !== undefined) return { messages: merge(thread.messages, page.messages.map(stored)), hasMore: page.has_more, loading: false };
+        if (beforeId !== undefined) return { messages: merge(thread.messages, page.messages), hasMore: page.has_more, loading: false };
         // The newest page: what the cache painted gives way to it; live messages received meanwhile stay.
         const cached = new Set(thread.cachedIds);
         const kept = cached.size === 0 ? thread.messages : thread.messages.filter((message) => message.state !== 'sent' || !cached.has(message.id));
         // A thread already loaded from the server (this is a refresh) keeps what it knew of older pages.
         const hasMore = thread.loaded && cached.size === 0 ? thread.hasMore || page.has_more : page.has_more;
-        return { messages: merge(kept, page.messages.map(stored)), hasMore, loading: false, loaded: true, cachedIds: [] };
+        return { messages: merge(kept, page.messages), hasMore, loading: false, loaded: true, cachedIds: [] };
       });
     } catch (error) {
       update(chatId, () => ({ loading: false, error: error instanceof ApiError ? error.message : String(error) }));
       throw error;
+    } finally {
+      loads.delete(heard);
+      if (loads.size === 0 && heardWhileLoading.get(chatId) === loads) heardWhileLoading.delete(chatId);
     }
   };
 
@@ -215,6 +246,7 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
       }));
     },
     reacted: (chatId, messageId, reactions) => {
+      for (const heard of heardWhileLoading.get(chatId) ?? []) heard.reactions.set(messageId, reactions);
       if (!get().threads[chatId]) return;
       update(chatId, (thread) => ({
         messages: thread.messages.map((message) => (message.id === messageId && message.state === 'sent' ? { ...message, reactions } : message)),
@@ -224,6 +256,7 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
       // Never painted again from the cache either.
       const kept = remembered.get(chatId);
       if (kept) remembered.set(chatId, kept.filter((message) => message.id !== messageId));
+      for (const heard of heardWhileLoading.get(chatId) ?? []) heard.deleted.add(messageId);
       if (!get().threads[chatId]) return;
       update(chatId, (thread) => ({ messages: thread.messages.filter((message) => message.id !== messageId) }));
     },
