@@ -37,7 +37,7 @@ function setup(since: number | null) {
     url: (token, from) => `ws://test/flow?token=${token}${from === null ? '' : `&since=${from}`}`,
     getToken: async () => 'tok',
     onEvent: (e) => applied.push(e.seq),
-    onResync: (seq) => resyncs.push(seq),
+    onResync: (seq) => void resyncs.push(seq),
     createSocket: (url) => new FakeSocket(url) as unknown as WebSocket,
   });
   client.start(since);
@@ -164,6 +164,34 @@ describe('FlowClient', () => {
     FakeSocket.all[0]!.frame(event(51));
     expect(resyncs).toEqual([50]);
     expect(applied).toEqual([51]);
+    client.stop();
+  });
+
+  it('holds the events that come while the resync reload runs, and applies them in order after it', async () => {
+    FakeSocket.all = [];
+    const applied: number[] = [];
+    let reloaded: () => void = () => undefined;
+    const client = new FlowClient({
+      url: (token, from) => `ws://test/flow?token=${token}&since=${from}`,
+      getToken: async () => 'tok',
+      onEvent: (e) => applied.push(e.seq),
+      onResync: () => new Promise<void>((resolve) => (reloaded = resolve)),
+      createSocket: (url) => new FakeSocket(url) as unknown as WebSocket,
+    });
+    client.start(999);
+    await settle();
+    const socket = FakeSocket.all[0]!;
+    socket.frame({ event_type: 'resync', additional_info: { seq: 50 } });
+    socket.frame(event(52));
+    socket.frame(event(51));
+    socket.frame(event(51));
+    await settle();
+    expect(applied).toEqual([]); // the reload still runs: its state would overwrite them
+    reloaded();
+    await settle();
+    expect(applied).toEqual([51, 52]);
+    socket.frame(event(53));
+    expect(applied).toEqual([51, 52, 53]);
     client.stop();
   });
 

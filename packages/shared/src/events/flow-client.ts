@@ -12,8 +12,12 @@ export interface FlowClientOptions {
   getToken: (renew?: boolean) => Promise<string>;
   /** Called once per event, in seq order, never twice for one seq. */
   onEvent: (event: FlowEvent) => void;
-  /** The server cannot resume from our seq: reload state, then carry on from `seq`. */
-  onResync: (seq: number) => void;
+  /**
+   * The server cannot resume from our seq: reload state, then carry on from `seq`. Events that come while the
+   * returned promise is pending are held and applied, in order, once it settles: a state read after them would
+   * otherwise overwrite them.
+   */
+  onResync: (seq: number) => Promise<unknown> | void;
   /** A live signal without a seq (someone typing): passed on as it comes, outside the event order. */
   onSignal?: (signal: { event_type: string; additional_info: unknown }) => void;
   onStatus?: (status: ConnectionStatus) => void;
@@ -36,6 +40,9 @@ export class FlowClient {
   private socket: WebSocket | null = null;
   private lastSeq: number | null = null;
   private readonly ahead = new Map<number, FlowEvent>();
+  /** The reload a resync asked for, while it runs; and the events that came meanwhile. */
+  private reloading: Promise<unknown> | null = null;
+  private held: FlowEvent[] = [];
   private gapTimer: ReturnType<typeof setTimeout> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly backoff = new Backoff();
@@ -65,6 +72,8 @@ export class FlowClient {
     }
     this.clearTimers();
     this.ahead.clear();
+    this.reloading = null;
+    this.held = [];
     const socket = this.socket;
     this.socket = null;
     socket?.close(config.socketNormalCloseCode, config.socketManualCloseReason);
@@ -137,7 +146,8 @@ export class FlowClient {
     // Development builds and tests only (production builds drop it, with the schemas): see api/contract-check.ts.
     if (process.env.NODE_ENV !== 'production') checkFlowFrame(frame);
     if (typeof frame.seq === 'number') {
-      this.receive(frame as FlowEvent);
+      if (this.reloading) this.held.push(frame as FlowEvent);
+      else this.receive(frame as FlowEvent);
       return;
     }
     const seq = frame.additional_info?.seq;
@@ -148,7 +158,18 @@ export class FlowClient {
     } else if (frame.event_type === 'resync' && typeof seq === 'number') {
       this.lastSeq = seq;
       this.ahead.clear();
-      this.options.onResync(seq);
+      this.clearGap();
+      this.held = [];
+      this.reloading = null;
+      const reloaded = this.options.onResync(seq);
+      if (!(reloaded instanceof Promise)) return;
+      const reload = reloaded.catch(() => undefined);
+      this.reloading = reload;
+      void reload.then(() => {
+        if (this.reloading !== reload) return; // a later resync took over
+        this.reloading = null;
+        for (const event of this.held.splice(0)) this.receive(event);
+      });
     } else if (frame.event_type && frame.event_type !== 'error' && frame.event_type !== 'ready' && frame.event_type !== 'resync') {
       this.options.onSignal?.({ event_type: frame.event_type, additional_info: frame.additional_info });
     }

@@ -133,9 +133,8 @@ async function connect(stillWanted: () => boolean): Promise<void> {
       useTypingStore.getState().started(signal.additional_info);
       eventBus.emit('typing', signal.additional_info);
     },
-    onResync: (head) => {
-      void loadState().then(() => eventBus.emit('resync', { seq: head }));
-    },
+    // Events that come while the state reloads wait for it (the flow client holds them).
+    onResync: (head) => loadState().then(() => eventBus.emit('resync', { seq: head })),
     onStatus: (status) => {
       useConnectionStore.setState({ status });
       eventBus.emit('status', status);
