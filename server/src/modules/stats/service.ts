@@ -26,26 +26,31 @@ export class StatsService {
   constructor(private readonly db: Queryable) {}
 
   async total(days: number): Promise<Totals> {
+    // The period is fixed once, from the first statement's today: the later statements, each with its own now(),
+    // would otherwise count a day the series does not have when a request straddles midnight (UTC).
     const [today] = await this.db.query<{ today: string }>(`SELECT ${DAY('now()')} AS today`);
+    const dates = datesBack(today!.today, days);
+    const period = [`${dates[0]}T00:00:00Z`, new Date(Date.parse(`${today!.today}T00:00:00Z`) + 86_400_000).toISOString()];
+    const IN_PERIOD = (column: string) => `${column} >= $1::timestamptz AND ${column} < $2::timestamptz`;
     const perDay = async (sql: string): Promise<Map<string, number>> => {
-      const rows = await this.db.query<{ day: string; count: number }>(sql, [days]);
+      const rows = await this.db.query<{ day: string; count: number }>(sql, period);
       return new Map(rows.map((row) => [row.day, Number(row.count)]));
     };
     const users = await perDay(
       `SELECT ${DAY('u.created_at')} AS day, count(*) AS count FROM users u
-        WHERE u.created_at >= ${SINCE} AND ${joined('u')} GROUP BY 1`,
+        WHERE ${IN_PERIOD('u.created_at')} AND ${joined('u')} GROUP BY 1`,
     );
-    const calls = await perDay(`SELECT ${DAY('k.created_at')} AS day, count(*) AS count FROM calls k WHERE k.created_at >= ${SINCE} GROUP BY 1`);
+    const calls = await perDay(`SELECT ${DAY('k.created_at')} AS day, count(*) AS count FROM calls k WHERE ${IN_PERIOD('k.created_at')} GROUP BY 1`);
     const secret = await perDay(
-      `SELECT ${DAY('c.created_at')} AS day, count(*) AS count FROM chats c WHERE c.is_secret AND c.created_at >= ${SINCE} GROUP BY 1`,
+      `SELECT ${DAY('c.created_at')} AS day, count(*) AS count FROM chats c WHERE c.is_secret AND ${IN_PERIOD('c.created_at')} GROUP BY 1`,
     );
     const [staff] = await this.db.query<{ managers: number; users_by_managers: number }>(
-      `SELECT (SELECT count(*) FROM users WHERE role = $2 AND NOT deleted) AS managers,
+      `SELECT (SELECT count(*) FROM users WHERE role = $3 AND NOT deleted) AS managers,
               (SELECT count(*) FROM users u JOIN users m ON m.id = u.invited_by
-                WHERE m.role = $2 AND NOT m.deleted AND ${joined('u')} AND u.created_at >= ${SINCE}) AS users_by_managers`,
-      [days, Role.manager],
+                WHERE m.role = $3 AND NOT m.deleted AND ${joined('u')} AND ${IN_PERIOD('u.created_at')}) AS users_by_managers`,
+      [...period, Role.manager],
     );
-    const series = datesBack(today!.today, days).map((date) => ({
+    const series = dates.map((date) => ({
       date,
       new_users: users.get(date) ?? 0,
       calls: calls.get(date) ?? 0,
