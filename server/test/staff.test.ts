@@ -403,6 +403,7 @@ describe('employees', () => {
 
     const all = await request(server, 'GET', '/user/all', { token: admin.token });
     assert.equal(all.status, 200);
+    assert.equal(all.body.truncated, false);
     const users = all.body.users;
     const firstUser = users.findIndex((user: any) => user.role === 0);
     assert.ok(users.slice(0, firstUser).every((user: any) => user.role >= 1) && users.slice(firstUser).every((user: any) => user.role === 0), 'staff first');
@@ -600,6 +601,19 @@ describe('employees', () => {
     assert.deepEqual(messages.body.messages, []);
     await request(server, 'PUT', '/user/mute', { token: admin.token, body: { user_id: boris.id, isMuted: false } });
     assert.equal((await sendText(server, boris, chatId, 'now?')).type, 'ack');
+  });
+
+  it('cuts the list at 200 and says so; a search finds the people past the cut', async () => {
+    // Named to sort after everyone else, so the last of them falls past the cut.
+    await server.db.query(
+      `INSERT INTO users (phone, name, invite_code)
+       SELECT '+4915177' || lpad(i::text, 6, '0'), 'Zz Crowd ' || lpad(i::text, 3, '0'), 'crowd' || i FROM generate_series(1, 200) AS i`,
+    );
+    const all = await request(server, 'GET', '/user/all', { token: admin.token });
+    assert.deepEqual([all.status, all.body.users.length, all.body.truncated], [200, 200, true]);
+    assert.ok(!all.body.users.some((user: any) => user.name === 'Zz Crowd 200'), 'the last by name is past the cut');
+    const found = await request(server, 'GET', `/user/all?query=${encodeURIComponent('Zz Crowd 200')}`, { token: admin.token });
+    assert.deepEqual([found.body.users.map((user: any) => user.name), found.body.truncated], [['Zz Crowd 200'], false]);
   });
 });
 

@@ -71,7 +71,8 @@ const EmployeeAnswer = Type.Object({ user: Employee });
 /** Staff passwords and the employees screen (admins; `/user/password` is every staff member's own). */
 export const staffRoutes = {
   ownPasswords: { method: 'POST', url: '/user/password', body: OwnPasswordBody, response: Type.Object({ user: Me }) },
-  list: { method: 'GET', url: '/user/all', querystring: EmployeesQuery, response: Type.Object({ users: Type.Array(Employee) }) },
+  /** At most 200 people; `truncated` says there are more (a search finds them). */
+  list: { method: 'GET', url: '/user/all', querystring: EmployeesQuery, response: Type.Object({ users: Type.Array(Employee), truncated: Type.Boolean() }) },
   createManager: {
     method: 'POST',
     url: '/user/manager',

@@ -17,7 +17,7 @@ const people = [
 
 test('lists people with their role and notes; admins act only on people below them', async () => {
   useAuthStore.setState({ user: { id: 1, role: 2 } as Me, hasSession: true });
-  mockFetch({ 'GET /api/user/all': { body: { users: people } } });
+  mockFetch({ 'GET /api/user/all': { body: { users: people, truncated: false } } });
   render(<EmployeesPage />);
   const mona = await screen.findByRole('row', { name: /Mona/ });
   expect(mona).toHaveTextContent('North office');
@@ -33,7 +33,7 @@ test('lists people with their role and notes; admins act only on people below th
 test('a top admin may make someone an admin; resetting passwords asks first and shows the new credentials once', async () => {
   useAuthStore.setState({ user: { id: 1, role: 3 } as Me, hasSession: true });
   const fetchMock = mockFetch({
-    'GET /api/user/all': { body: { users: people } },
+    'GET /api/user/all': { body: { users: people, truncated: false } },
     'PUT /api/user/manager': (_url, init) => {
       const body = JSON.parse(String(init?.body));
       return { body: { user: people[1], credentials: { phone: people[1]!.phone, password: body.password, extra_password: body.extra_password } } };
@@ -58,7 +58,7 @@ test('a top admin may make someone an admin; resetting passwords asks first and 
 test('someone without a name is named by their username or phone in the confirmation and the notice too', async () => {
   useAuthStore.setState({ user: { id: 1, role: 3 } as Me, hasSession: true });
   const nameless = { ...people[1]!, id: 4, name: '', username: 'quiet' };
-  mockFetch({ 'GET /api/user/all': { body: { users: [...people, nameless] } }, 'DELETE /api/user/4': { body: { deleted: true } } });
+  mockFetch({ 'GET /api/user/all': { body: { users: [...people, nameless], truncated: false } }, 'DELETE /api/user/4': { body: { deleted: true } } });
   render(<EmployeesPage />);
   const row = await screen.findByRole('row', { name: /@quiet/ });
   await userEvent.click(within(row).getByRole('button', { name: 'Delete @quiet' }));
@@ -66,4 +66,11 @@ test('someone without a name is named by their username or phone in the confirma
   expect(dialog).toHaveTextContent('@quiet will be signed out and can no longer sign in.');
   await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
   await waitFor(() => expect(useNotificationsStore.getState().items.map((item) => item.text)).toContain('@quiet was deleted'));
+});
+
+test('a list cut at its limit says so, and how to find the others', async () => {
+  useAuthStore.setState({ user: { id: 1, role: 3 } as Me, hasSession: true });
+  mockFetch({ 'GET /api/user/all': { body: { users: people, truncated: true } } });
+  render(<EmployeesPage />);
+  expect(await screen.findByText('Only the first 3 people are shown. Search by name, username or phone to find others.')).toHaveAttribute('role', 'status');
 });

@@ -5,7 +5,7 @@ import { AddManagerDialog, EditEmployeeDialog } from './EmployeeDialogs';
 import { CredentialsDialog } from './CredentialsDialog';
 import { generatePassword } from './passwords';
 
-type Load = { state: 'loading' } | { state: 'failed'; error: string } | { state: 'loaded'; users: Employee[] };
+type Load = { state: 'loading' } | { state: 'failed'; error: string } | { state: 'loaded'; users: Employee[]; truncated: boolean };
 type Dialog =
   | { kind: 'add' }
   | { kind: 'edit'; employee: Employee }
@@ -40,7 +40,7 @@ export function EmployeesPage() {
     const timer = setTimeout(() => {
       staffApi
         .list({ managers: managersOnly, query: query.trim(), deleted: showDeleted })
-        .then((users) => !cancelled && setLoad({ state: 'loaded', users }))
+        .then(({ users, truncated }) => !cancelled && setLoad({ state: 'loaded', users, truncated }))
         .catch((error: unknown) => !cancelled && setLoad({ state: 'failed', error: errorText(error, 'staff:employees.loadFailed') }));
     }, SEARCH_DEBOUNCE_MS);
     return () => {
@@ -110,6 +110,11 @@ export function EmployeesPage() {
         </div>
       )}
       {load.state === 'loaded' && load.users.length === 0 && <p className="ui-empty">{t('employees.empty')}</p>}
+      {load.state === 'loaded' && load.truncated && (
+        <p className="ui-warning" role="status">
+          {t('employees.truncated', { count: load.users.length })}
+        </p>
+      )}
       {load.state === 'loaded' && load.users.length > 0 && (
         <div className="staff-table-wrap">
           <table className="staff-table">

@@ -149,8 +149,7 @@ export type EmployeeChanges = Omit<EditManagerBody, 'user_id'>;
 export const staffApi = {
   list: (filters: { managers?: boolean; query?: string; deleted?: boolean }) =>
     api
-      .get<Answer<typeof staffRoutes.list>>('/user/all', { managers: filters.managers || undefined, query: filters.query || undefined, deleted: filters.deleted || undefined })
-      .then((response) => response.users),
+      .get<Answer<typeof staffRoutes.list>>('/user/all', { managers: filters.managers || undefined, query: filters.query || undefined, deleted: filters.deleted || undefined }),
   createManager: (input: { phone: string; name: string; notes?: string }) =>
     api.post<Answer<typeof staffRoutes.createManager>>('/user/manager', input),
   edit: (userId: number, changes: EmployeeChanges) =>

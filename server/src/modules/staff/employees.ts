@@ -84,7 +84,8 @@ export class EmployeesService {
     this.attempts = new PasswordAttempts(services.db);
   }
 
-  async list(adminId: number, options: ListOptions): Promise<EmployeeView[]> {
+  /** At most LIST_LIMIT people; `truncated` when there are more (a search finds the others). */
+  async list(adminId: number, options: ListOptions): Promise<{ users: EmployeeView[]; truncated: boolean }> {
     const db = this.services.db;
     await loadAdmin(db, adminId);
     const needle = (options.query ?? '').toLowerCase().replace(/[@+\s]/g, '');
@@ -98,9 +99,9 @@ export class EmployeesService {
                OR ${normalised('u.phone')} LIKE $4 ESCAPE '\\')
         ORDER BY (u.role >= ${Role.manager}) DESC, lower(coalesce(nullif(u.name, ''), u.username, u.phone, '')), u.id
         LIMIT $5`,
-      [options.managers === true, options.deleted === true, needle, pattern, LIST_LIMIT],
+      [options.managers === true, options.deleted === true, needle, pattern, LIST_LIMIT + 1],
     );
-    return rows.map(toEmployee);
+    return { users: rows.slice(0, LIST_LIMIT).map(toEmployee), truncated: rows.length > LIST_LIMIT };
   }
 
   /**

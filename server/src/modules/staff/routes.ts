@@ -17,9 +17,7 @@ export async function staffRoutes(app: App): Promise<void> {
   app.get(
     routes.list.url,
     { schema: contractSchema(routes.list), config: { rateLimit: 'lookups' } },
-    async (request) => ({
-      users: await employees.list(caller(request).id, request.query),
-    }),
+    async (request) => employees.list(caller(request).id, request.query),
   );
 
   app.post(routes.createManager.url, { schema: contractSchema(routes.createManager) }, async (request, reply) =>
