@@ -49,6 +49,26 @@ describe('ChatSocket', () => {
   beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate', 'queueMicrotask'] }));
   afterEach(() => jest.useRealTimers());
 
+  it('closed while its token comes, it opens no socket with that token; wanted again, it opens with a new one', async () => {
+    FakeSocket.all = [];
+    const tokens: Array<(token: string) => void> = [];
+    const chat = new ChatSocket({
+      url: (token) => `ws://test/chat?token=${token}`,
+      getToken: () => new Promise<string>((resolve) => tokens.push(resolve)),
+      createSocket: (url) => new FakeSocket(url) as unknown as WebSocket,
+    });
+    void chat.send(frame(1)).catch(() => undefined);
+    chat.close(); // signed out while the token was on its way
+    void chat.send(frame(2)).catch(() => undefined); // the next session
+    tokens[0]!('first-session');
+    await jest.advanceTimersByTimeAsync(0);
+    expect(FakeSocket.all).toHaveLength(0);
+    tokens[1]!('second-session');
+    await jest.advanceTimersByTimeAsync(0);
+    expect(FakeSocket.all.map((socket) => socket.url)).toEqual(['ws://test/chat?token=second-session']);
+    chat.close();
+  });
+
   it('sends a typing signal when the socket opens, unless it waited too long, and never again', async () => {
     const chat = setup();
     chat.signal({ type: 'typing', chat_id: 7 });

@@ -71,6 +71,8 @@ export class ChatSocket {
   private waitingSignal: { frame: TypingSignal; at: number } | null = null;
   /** While set, the server asked us to slow down: nothing is sent until it fires. */
   private rateTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Counts close(): an opening begun before the latest one is given up. */
+  private closings = 0;
 
   constructor(private readonly options: ChatSocketOptions) {
     if (typeof window !== 'undefined') window.addEventListener('online', () => this.reconnectNow());
@@ -138,6 +140,7 @@ export class ChatSocket {
 
   close(): void {
     this.closed = true;
+    this.closings += 1;
     this.clearTimers();
     if (this.rateTimer) clearTimeout(this.rateTimer);
     this.rateTimer = null;
@@ -159,12 +162,21 @@ export class ChatSocket {
   private async open(renewToken = false): Promise<void> {
     if (this.opening || this.closed || this.socket) return;
     this.opening = true;
+    const closings = this.closings;
     let token: string;
     try {
       token = await this.options.getToken(renewToken);
     } catch {
       this.opening = false;
-      this.scheduleRetry();
+      if (closings === this.closings) this.scheduleRetry();
+      else if (!this.closed) void this.open();
+      return;
+    }
+    // Closed while the token came (a sign-out): that token is not used, even if the socket is wanted again since
+    // (by the next session, perhaps someone else's) — that one opens with a token of its own.
+    if (closings !== this.closings) {
+      this.opening = false;
+      if (!this.closed) void this.open();
       return;
     }
     const socket = (this.options.createSocket ?? ((url) => new WebSocket(url)))(this.options.url(token));
