@@ -200,6 +200,14 @@ describe('groups', () => {
 
     const joined = await request(server, 'POST', '/chat/join', { token: user.token, body: { code: secret.invite_code } });
     assert.equal(joined.status, 200);
+    // An admin who is in the group and leaves it (their header says "Leave group") leaves; the group stays.
+    const member = await signUp(server);
+    await makeStaff(server, member, 2);
+    assert.equal((await request(server, 'POST', '/chat/join', { token: member.token, body: { code: secret.invite_code } })).status, 200);
+    assert.equal((await request(server, 'DELETE', `/chat/${secret.id}`, { token: member.token })).status, 200);
+    const left = await request(server, 'GET', `/chat/${secret.id}`, { token: user.token });
+    assert.equal(left.status, 200);
+    assert.deepEqual(left.body.chat.participants.sort(), [manager.id, user.id].sort());
     const managerFlow = await openFlow(server, manager);
     assert.equal((await request(server, 'DELETE', `/chat/${secret.id}`, { token: admin.token })).status, 200);
     await nextEvent(managerFlow, (event) => event.event_type === 'chat-deleted' && event.additional_info.chat_id === secret.id);

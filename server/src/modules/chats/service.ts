@@ -314,8 +314,9 @@ export class ChatsService {
   }
 
   /**
-   * `DELETE /chat/{id}`: a group's owner (or an admin, for a secret group) deletes it for everyone; another member
-   * leaves it; a private chat is deleted for both. `chat-deleted` to whoever lost it, `chat-updated` to who stays.
+   * `DELETE /chat/{id}`: a group's owner deletes it for everyone, another member leaves it (an admin too: their
+   * chat header says "Leave"), an admin who is not in a secret group (an observer) deletes it for everyone; a
+   * private chat is deleted for both. `chat-deleted` to whoever lost it, `chat-updated` to who stays.
    */
   async remove(userId: number, chatId: number, origin: string): Promise<void> {
     const actor = await loadActor(this.services.db, userId);
@@ -326,9 +327,7 @@ export class ChatsService {
       const members = await memberIds(tx, chatId);
       const isMember = members.includes(userId);
       const deletesForAll =
-        chat.chat_type === 'private'
-          ? isMember
-          : (isMember && chat.owner_id === userId) || (chat.is_secret && usesAdminPower(actor));
+        chat.chat_type === 'private' ? isMember : isMember ? chat.owner_id === userId : chat.is_secret && usesAdminPower(actor);
       if (deletesForAll) {
         await events.append(tx, members, 'chat-deleted', { chat_id: chatId });
         await tx.query('DELETE FROM chats WHERE id = $1', [chatId]);
