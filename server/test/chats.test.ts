@@ -52,8 +52,15 @@ describe('contacts', () => {
     assert.equal(self.body.message, 'cannot add this user to contacts');
 
     const newcomerPhone = randomPhone();
-    const invited = await request(server, 'POST', '/user/contacts/add', { token: anna.token, body: { user_phone: newcomerPhone, name: 'Newcomer' } });
-    assert.deepEqual([invited.status, invited.body.added, invited.body.invited], [200, false, true]);
+    // Added twice at once (two tabs): both answered, one invitation kept, under the name given last.
+    const [invited, again] = await Promise.all(
+      ['Newcomer?', 'Newcomer'].map((name) => request(server, 'POST', '/user/contacts/add', { token: anna.token, body: { user_phone: newcomerPhone, name } })),
+    );
+    assert.deepEqual([invited!.status, invited!.body.added, invited!.body.invited], [200, false, true]);
+    assert.deepEqual([again!.status, again!.body.invited], [200, true]);
+    const kept = await server.db.query('SELECT alias_name FROM contact_invites WHERE owner_id = $1', [anna.id]);
+    assert.equal(kept.length, 1);
+    await request(server, 'POST', '/user/contacts/add', { token: anna.token, body: { user_phone: newcomerPhone, name: 'Newcomer' } });
 
     const nobody = await request(server, 'POST', '/user/contacts/add', { token: anna.token, body: { username: '@nobody_here', name: 'N' } });
     assert.deepEqual([nobody.status, nobody.body.added, nobody.body.invited], [200, false, false]);

@@ -256,8 +256,12 @@ describe('invite links and guests', () => {
     const taken = await verifyPhone(server, anna, boris.phone);
     assert.deepEqual([taken.status, taken.body.error], [409, 'phone_taken']);
     const fresh = randomPhone();
+    // Anna had invited that phone as a contact herself: having it now makes no contact of herself.
+    const invited = await request(server, 'POST', '/user/contacts/add', { token: anna.token, body: { user_phone: fresh, name: 'Future' } });
+    assert.equal(invited.body.invited, true);
     const changed = await verifyPhone(server, anna, fresh);
     assert.equal(changed.status, 200);
+    assert.deepEqual((await request(server, 'GET', '/user/contacts', { token: anna.token })).body.contacts, []);
     assert.deepEqual([changed.body.user.id, changed.body.user.phone], [anna.id, fresh]);
     assert.equal((await request(server, 'PUT', '/user/phone', { token: anna.token, body: { phone: '123' } })).body.error, 'invalid_phone');
     const wrong = await request(server, 'PUT', '/user/phone/verify', { token: anna.token, body: { phone: fresh, code: '000000' } });

@@ -108,18 +108,21 @@ export class ContactsService {
 
   /** Records an invitation and texts the person the owner's invite link. False when the daily cap is reached. */
   private async invite(owner: UserRow, phone: string, name: string, origin: string): Promise<boolean> {
-    const db = this.services.db;
-    const [today] = await db.query<{ count: number }>(
-      `SELECT count(*) AS count FROM contact_invites WHERE owner_id = $1 AND created_at > now() - interval '1 day'`,
-      [owner.id],
-    );
-    const [existing] = await db.query('SELECT 1 FROM contact_invites WHERE owner_id = $1 AND phone = $2', [owner.id, phone]);
-    if (existing) {
-      await db.query('UPDATE contact_invites SET alias_name = $3 WHERE owner_id = $1 AND phone = $2', [owner.id, phone, name]);
-      return true; // already invited: do not text them again
-    }
-    if ((today?.count ?? 0) >= INVITES_PER_DAY) return false;
-    await db.query('INSERT INTO contact_invites (owner_id, phone, alias_name) VALUES ($1, $2, $3)', [owner.id, phone, name]);
+    // One owner's invitations one at a time (their row locked): two adds at once of the same phone (two tabs), or
+    // of several phones at the daily cap, would otherwise both pass the checks (a 500, or more texts than the cap).
+    const outcome = await this.services.db.transaction(async (tx) => {
+      await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [owner.id]);
+      const renamed = await tx.query('UPDATE contact_invites SET alias_name = $3 WHERE owner_id = $1 AND phone = $2 RETURNING 1', [owner.id, phone, name]);
+      if (renamed.length > 0) return 'known' as const; // already invited: do not text them again
+      const [today] = await tx.query<{ count: number }>(
+        `SELECT count(*) AS count FROM contact_invites WHERE owner_id = $1 AND created_at > now() - interval '1 day'`,
+        [owner.id],
+      );
+      if (Number(today?.count ?? 0) >= INVITES_PER_DAY) return 'capped' as const;
+      await tx.query('INSERT INTO contact_invites (owner_id, phone, alias_name) VALUES ($1, $2, $3)', [owner.id, phone, name]);
+      return 'new' as const;
+    });
+    if (outcome !== 'new') return outcome === 'known';
     const inviter = owner.name || (owner.username ? `@${owner.username}` : 'A friend');
     await this.services.sms
       .send(phone, `${inviter} invites you to Messenger: ${origin}/link/${owner.invite_code}`)
@@ -138,9 +141,11 @@ export async function convertInvitesOnJoin(tx: Tx, events: EventLog, user: UserR
     'DELETE FROM contact_invites WHERE phone = $1 RETURNING owner_id, alias_name',
     [user.phone],
   );
+  // One's own invitation of the phone one now has (a change of phone) makes no contact of oneself.
+  const others = invites.filter((invite) => invite.owner_id !== user.id);
   // Several owners' logs in one transaction: their rows locked in id order first, as every writer of the log does.
-  await events.lockRecipients(tx, invites.map((invite) => invite.owner_id));
-  for (const invite of invites) {
+  await events.lockRecipients(tx, others.map((invite) => invite.owner_id));
+  for (const invite of others) {
     await tx.query(
       `INSERT INTO contacts (owner_id, user_id, alias_name, phone_known) VALUES ($1, $2, $3, true)
        ON CONFLICT (owner_id, user_id) DO UPDATE SET phone_known = true`,
