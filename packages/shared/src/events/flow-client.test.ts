@@ -29,7 +29,8 @@ const event = (seq: number, text = `m${seq}`): FlowEvent => ({
   additional_info: { chat_id: 1, message_id: seq, message: storedMessage(seq, 1, 2, { text }), user: boris },
 });
 
-function setup(since: number | null) {
+/** A started client; `reload` stands for the state's reload on a resync (none by default). */
+function setup(since: number | null, reload?: () => Promise<void>) {
   FakeSocket.all = [];
   const applied: number[] = [];
   const resyncs: number[] = [];
@@ -37,7 +38,10 @@ function setup(since: number | null) {
     url: (token, from) => `ws://test/flow?token=${token}${from === null ? '' : `&since=${from}`}`,
     getToken: async () => 'tok',
     onEvent: (e) => applied.push(e.seq),
-    onResync: (seq) => void resyncs.push(seq),
+    onResync: (seq) => {
+      resyncs.push(seq);
+      return reload?.();
+    },
     createSocket: (url) => new FakeSocket(url) as unknown as WebSocket,
   });
   client.start(since);
@@ -168,17 +172,8 @@ describe('FlowClient', () => {
   });
 
   it('holds the events that come while the resync reload runs, and applies them in order after it', async () => {
-    FakeSocket.all = [];
-    const applied: number[] = [];
     let reloaded: () => void = () => undefined;
-    const client = new FlowClient({
-      url: (token, from) => `ws://test/flow?token=${token}&since=${from}`,
-      getToken: async () => 'tok',
-      onEvent: (e) => applied.push(e.seq),
-      onResync: () => new Promise<void>((resolve) => (reloaded = resolve)),
-      createSocket: (url) => new FakeSocket(url) as unknown as WebSocket,
-    });
-    client.start(999);
+    const { client, applied } = setup(999, () => new Promise<void>((resolve) => (reloaded = resolve)));
     await settle();
     const socket = FakeSocket.all[0]!;
     socket.frame({ event_type: 'resync', additional_info: { seq: 50 } });
