@@ -162,7 +162,12 @@ export async function createServices(
   if (cluster) {
     const link = cluster;
     link.onCallEnded = (callId, roomId, reason) => calls.endedElsewhere(callId, roomId, reason);
-    calls.joinCluster((callId, roomId, reason) => link.announceCallEnded(callId, roomId, reason));
+    link.onCallLeft = (callId, roomId, userIds) =>
+      void calls.leftElsewhere(callId, roomId, userIds).catch((error: unknown) => logger.error({ err: error }, 'taking people out of a call failed'));
+    calls.joinCluster({
+      ended: (callId, roomId, reason) => link.announceCallEnded(callId, roomId, reason),
+      left: (callId, roomId, userIds) => link.announceCallLeft(callId, roomId, userIds),
+    });
   }
   // Shared by every node in a cluster when S3 is configured; the local disk is the embedded default. The AWS SDK
   // is loaded only then: a single node never pays for it (nor sees its start-up warnings).

@@ -62,6 +62,29 @@ function until(predicate: () => boolean, what = 'a condition', timeoutMs = MEDIA
   return waitFor(predicate, what, timeoutMs);
 }
 
+/**
+ * A calls service of the test server's own, through a media engine still loading (as the SFU does on first use):
+ * its joins answer when the test calls `loaded`; `left` lists who left its rooms.
+ */
+function callsThroughLoadingEngine(server: TestServer): { calls: CallsService; loaded: () => void; left: number[] } {
+  let loaded!: () => void;
+  const loading = new Promise<void>((resolve) => (loaded = resolve));
+  const left: number[] = [];
+  const engine: MediaEngine = {
+    async join(_room, userId) {
+      await loading;
+      return { userId, streamId: `u${userId}`, handle: async () => undefined, leave: () => void left.push(userId) } satisfies RoomMember;
+    },
+    participants: () => new Map(),
+    publishing: () => new Map(),
+    closeRoom: () => undefined,
+    close: () => undefined,
+  };
+  const services = server.app.services;
+  const calls = new CallsService(services.db, services.events, engine, new MeetTokens(services.secrets.meetKey), services.config.calls, server.app.log, services.messageWriter);
+  return { calls, loaded, left };
+}
+
 describe('calls', () => {
   let server: TestServer;
   const secret = 'turn-test-secret';
@@ -340,6 +363,45 @@ describe('calls', () => {
     flow.close();
   });
 
+  it('a member removed from a group or leaving it is out of its call at once; deleting the group ends the call', async () => {
+    const people = await Promise.all([1, 2, 3].map(() => signUp(server)));
+    const [owner, second, third] = people as [Person, Person, Person];
+    const chatId = await group(server, owner, [second, third]);
+    const { call: started } = await call(server, owner, chatId);
+    const [ownerMeet, secondMeet, thirdMeet] = [await join(server, owner, chatId), await join(server, second, chatId), await join(server, third, chatId)];
+    await until(() => Object.keys(ownerMeet.participantFrames().at(-1) ?? {}).length === 3, 'three in the room');
+    const leftAt = async (person: Person) =>
+      (await server.app.services.db.query<{ left_at: Date | null }>('SELECT left_at FROM call_participants WHERE call_id = $1 AND user_id = $2', [started.id, person.id]))[0]?.left_at;
+
+    // The owner removes the third person from the group: their meeting socket is told and closed, the others see
+    // two in the room, and the token they still hold no longer opens it.
+    const removed = await request(server, 'PUT', '/chat/manage-participants', {
+      token: owner.token,
+      body: { chat_id: chatId, actions: [{ add: false, participants: [third.id] }] },
+    });
+    assert.equal(removed.status, 200, JSON.stringify(removed.body));
+    await thirdMeet.socket.closed();
+    assert.deepEqual(thirdMeet.frames('ended').at(-1), { reason: 'left' });
+    await until(() => Object.keys(ownerMeet.participantFrames().at(-1) ?? {}).length === 2, 'two left in the room');
+    assert.ok(!(String(third.id) in ownerMeet.participantFrames().at(-1)!));
+    assert.notEqual(await leftAt(third), null);
+    await thirdMeet.close();
+
+    // The second person leaves the group: out of the call too, which goes on for the owner alone.
+    assert.equal((await request(server, 'DELETE', `/chat/${chatId}`, { token: second.token })).status, 200);
+    await secondMeet.socket.closed();
+    assert.deepEqual(secondMeet.frames('ended').at(-1), { reason: 'left' });
+    await until(() => Object.keys(ownerMeet.participantFrames().at(-1) ?? {}).length === 1, 'the owner alone in the room');
+    await secondMeet.close();
+
+    // The owner deletes the group: the call goes with it, and its room closes.
+    assert.equal((await request(server, 'DELETE', `/chat/${chatId}`, { token: owner.token })).status, 200);
+    await ownerMeet.socket.closed();
+    assert.deepEqual(ownerMeet.frames('ended').at(-1), { reason: 'ended' });
+    assert.equal(server.app.services.media.participants(started.room_id).size, 0, 'nobody left in the room');
+    await ownerMeet.close();
+  });
+
   it('the meeting socket opens only with a valid meeting token of that chat, while its call runs', async () => {
     const anna = await signUp(server);
     const boris = await signUp(server);
@@ -465,22 +527,7 @@ describe('calls', () => {
     const boris = await signUp(server);
     const chatId = await privateChat(server, anna, boris);
     await call(server, anna, chatId);
-    // The same calls, through an engine still loading: its join answers when the test lets it.
-    let loaded!: () => void;
-    const loading = new Promise<void>((resolve) => (loaded = resolve));
-    const left: number[] = [];
-    const engine: MediaEngine = {
-      async join(_room, userId) {
-        await loading;
-        return { userId, streamId: `u${userId}`, handle: async () => undefined, leave: () => void left.push(userId) } satisfies RoomMember;
-      },
-      participants: () => new Map(),
-      publishing: () => new Map(),
-      closeRoom: () => undefined,
-      close: () => undefined,
-    };
-    const services = server.app.services;
-    const calls = new CallsService(services.db, services.events, engine, new MeetTokens(services.secrets.meetKey), services.config.calls, server.app.log, services.messageWriter);
+    const { calls, loaded, left } = callsThroughLoadingEngine(server);
     const claims = await calls.authorizeSocket((await meetToken(server, anna, chatId)).token, chatId);
     const joining = calls.connect(claims, () => undefined, () => undefined);
     // Anna hangs up while her meeting socket's join waits.
@@ -488,11 +535,30 @@ describe('calls', () => {
     loaded();
     await assert.rejects(joining, (error: any) => error.code === 'call_ended');
     assert.deepEqual(left, [anna.id], 'out of the room the ended call left behind');
-    const recorded = await services.db.query<{ left_at: Date | null }>(
+    const recorded = await server.app.services.db.query<{ left_at: Date | null }>(
       'SELECT left_at FROM call_participants WHERE call_id = $1 AND user_id = $2',
       [claims.callId, anna.id],
     );
     assert.ok(recorded.every((row) => row.left_at !== null), 'not recorded as in the ended call');
+  });
+
+  it('a join that waited for the media engine is refused when its person was removed from the group meanwhile', async () => {
+    const [owner, member] = [await signUp(server), await signUp(server)];
+    const chatId = await group(server, owner, [member]);
+    await call(server, owner, chatId);
+    const { calls, loaded, left } = callsThroughLoadingEngine(server);
+    const claims = await calls.authorizeSocket((await meetToken(server, member, chatId)).token, chatId);
+    const joining = calls.connect(claims, () => undefined, () => undefined);
+    const removed = await request(server, 'PUT', '/chat/manage-participants', {
+      token: owner.token,
+      body: { chat_id: chatId, actions: [{ add: false, participants: [member.id] }] },
+    });
+    assert.equal(removed.status, 200, JSON.stringify(removed.body));
+    loaded();
+    await assert.rejects(joining, (error: any) => error.code === 'call_ended');
+    assert.deepEqual(left, [member.id], 'out of the room it was let into');
+    const recorded = await server.app.services.db.query('SELECT 1 FROM call_participants WHERE call_id = $1 AND user_id = $2', [claims.callId, member.id]);
+    assert.equal(recorded.length, 0, 'never recorded as in the call');
   });
 
   it('calls a previous process left running end when the server starts again', async () => {

@@ -197,6 +197,41 @@ describe('a cluster of two nodes linked by NATS', { skip }, () => {
     await borisMeet.close();
   });
 
+  it('a member removed from a group through node B leaves its call at once on node A, where the room is; deleting the group through B closes the room', async () => {
+    const [owner, member, third] = [await signUp(nodeA), await signUp(nodeA), await signUp(nodeA)];
+    const created = await request(nodeA, 'POST', '/chat/create', {
+      token: owner.token,
+      body: { chat_type: 'group', name: 'Cluster call', participants: [member.id, third.id] },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const chatId = created.body.chat.id;
+    const started = await request(nodeA, 'POST', '/meet/call', { token: owner.token, body: { chat_id: chatId } });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    const room = started.body.call.room_id;
+    const join = async (person: typeof owner) =>
+      MeetClient.join(nodeA, chatId, (await request(nodeA, 'GET', `/meet/get-token?chat_id=${chatId}`, { token: person.token })).body.token);
+    const meets = [await join(owner), await join(member), await join(third)];
+    const inRoom = () => Object.keys(meets[0]!.participantFrames().at(-1) ?? {}).length;
+    await waitFor(() => inRoom() === 3, 'three in the room on node A');
+
+    const removed = await request(nodeB, 'PUT', '/chat/manage-participants', {
+      token: owner.token,
+      body: { chat_id: chatId, actions: [{ add: false, participants: [member.id] }] },
+    });
+    assert.equal(removed.status, 200, JSON.stringify(removed.body));
+    await meets[1]!.socket.closed();
+    assert.deepEqual(meets[1]!.frames('ended'), [{ reason: 'left' }]);
+    await waitFor(() => inRoom() === 2, 'two left in the room');
+
+    assert.equal((await request(nodeB, 'DELETE', `/chat/${chatId}`, { token: owner.token })).status, 200);
+    for (const meet of [meets[0]!, meets[2]!]) {
+      await meet.socket.closed();
+      assert.deepEqual(meet.frames('ended'), [{ reason: 'ended' }]);
+    }
+    await waitFor(() => nodeA.app.services.media.participants(room).size === 0, "node A's room to close");
+    for (const meet of meets) await meet.close();
+  });
+
   it('a node starting does not end the calls another node holds; a node that leaves has its calls ended by the others', async () => {
     const anna = await signUp(nodeA);
     const boris = await signUp(nodeA);

@@ -11,6 +11,7 @@ import type { RemoteSocketControl } from '../modules/realtime/socket-guard.js';
 const eventsSubject = (cluster: string, userId: number) => `${cluster}.events.${userId}`;
 const sessionsSubject = (cluster: string) => `${cluster}.sessions.end`;
 const callsEndedSubject = (cluster: string) => `${cluster}.calls.ended`;
+const callsLeftSubject = (cluster: string) => `${cluster}.calls.left`;
 /** Development only (the dev SMS provider, refused in production): every code "sent", so any node's outbox has it. */
 const devSmsSubject = (cluster: string) => `${cluster}.dev.sms`;
 
@@ -65,6 +66,17 @@ export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
         }
       },
     });
+    connection.subscribe(callsLeftSubject(cluster), {
+      callback: (error, message) => {
+        if (error) return this.logger.warn({ err: error }, 'NATS: calls subscription failed');
+        try {
+          const { call_id, room_id, user_ids } = JSON.parse(this.decoder.decode(message.data)) as { call_id: number; room_id: string; user_ids: number[] };
+          if (Array.isArray(user_ids) && user_ids.every((id) => Number.isInteger(id))) this.onCallLeft?.(call_id, room_id, user_ids);
+        } catch (parseError) {
+          this.logger.warn({ err: parseError }, 'NATS: unreadable calls message');
+        }
+      },
+    });
     void this.watchStatus();
   }
 
@@ -103,6 +115,18 @@ export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
       this.connection.publish(callsEndedSubject(this.cluster), this.encoder.encode(JSON.stringify({ call_id: callId, room_id: roomId, reason })));
     } catch (error) {
       this.logger.warn({ err: error }, 'NATS: end of call not sent');
+    }
+  }
+
+  /** People left a chat on another node during its call: the node holding its room takes them out (set by the calls service). */
+  onCallLeft: ((callId: number, roomId: string, userIds: number[]) => void) | null = null;
+
+  announceCallLeft(callId: number, roomId: string, userIds: number[]): void {
+    if (this.connection.isClosed()) return;
+    try {
+      this.connection.publish(callsLeftSubject(this.cluster), this.encoder.encode(JSON.stringify({ call_id: callId, room_id: roomId, user_ids: userIds })));
+    } catch (error) {
+      this.logger.warn({ err: error }, 'NATS: leave of a call not sent');
     }
   }
 

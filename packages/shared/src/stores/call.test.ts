@@ -33,6 +33,17 @@ describe('the call store', () => {
     expect(useCallStore.getState().incoming).toBeNull();
   });
 
+  it('stops ringing and ends the call of a chat I am out of (deleted, left or removed)', () => {
+    useCallStore.getState().applyEvent(incomingCall, ME);
+    useCallStore.getState().applyEvent(event('chat-deleted', { chat_id: 8 }), ME);
+    expect(useCallStore.getState().incoming).not.toBeNull();
+    useCallStore.getState().applyEvent(event('chat-deleted', { chat_id: 7 }), ME);
+    expect(useCallStore.getState().incoming).toBeNull();
+    useCallStore.getState().joinRoom(9, 90, 'room-90');
+    useCallStore.getState().applyEvent(event('chat-deleted', { chat_id: 9 }), ME);
+    expect(useCallStore.getState().active).toBeNull();
+  });
+
   it("fetches a ringing call's ticket, and accepting hands it to the meeting tab it opens", async () => {
     const ticket = { token: 'meet', room_id: 'room-70', call_id: 70, message_id: null, ice_servers: [], ice_transport_policy: 'all', expires_in: 3600, reconnect_seconds: 30 };
     const requested: string[] = [];

@@ -163,6 +163,11 @@ export const useCallStore = create<CallState>((set, get) => ({
         set({ active: null });
         if (info.reason === 'busy') get().showNotice('busy');
       }
+    } else if (event.event_type === 'chat-deleted') {
+      // Out of the chat (deleted, left, removed): a call of it neither rings here nor runs any longer.
+      const chatId = (event as FlowEvent<'chat-deleted'>).additional_info.chat_id;
+      if (get().incoming?.chatId === chatId) set({ incoming: null });
+      if (get().active?.chatId === chatId) set({ active: null });
     } else if (event.event_type === 'call-rejected') {
       const info = (event as FlowEvent<'call-rejected'>).additional_info;
       if (get().active?.callId === info.call_id) set({ active: null });

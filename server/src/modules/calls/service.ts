@@ -105,9 +105,15 @@ export class CallsService {
 
   /** Tells the other nodes that a call ended here (cluster/nats-link.ts); the room's node closes the room. */
   private announceEnded: ((callId: number, roomId: string, reason: EndReason) => void) | null = null;
+  /** Tells the other nodes that people left a chat during its call; the room's node takes them out. */
+  private announceLeft: ((callId: number, roomId: string, userIds: number[]) => void) | null = null;
 
-  joinCluster(announceEnded: (callId: number, roomId: string, reason: EndReason) => void): void {
-    this.announceEnded = announceEnded;
+  joinCluster(announce: {
+    ended: (callId: number, roomId: string, reason: EndReason) => void;
+    left: (callId: number, roomId: string, userIds: number[]) => void;
+  }): void {
+    this.announceEnded = announce.ended;
+    this.announceLeft = announce.left;
   }
 
   /**
@@ -133,6 +139,74 @@ export class CallsService {
     this.clearRingTimer(callId);
     for (const userId of [...(this.away.get(callId)?.keys() ?? [])]) this.clearAway(callId, userId);
     this.closeRoom(callId, roomId, isEndReason(reason) ? reason : 'ended');
+  }
+
+  /**
+   * People who stopped being members of a chat (they left the group, or its owner removed them) leave the call
+   * running in it at once, after that change commits. Their meeting token no longer opens the room
+   * (`authorizeSocket`), and the media they still receive must stop as well: their socket is told `ended` (left)
+   * and closed, a dropped one's held place is given up, and the last one out ends the call.
+   */
+  async membersLeft(chatId: number, userIds: number[]): Promise<void> {
+    if (userIds.length === 0) return;
+    const call = await this.runningIn(this.db, chatId);
+    if (!call) return;
+    await this.db.query('UPDATE call_participants SET left_at = now() WHERE call_id = $1 AND user_id = ANY($2::bigint[]) AND left_at IS NULL', [
+      call.id,
+      userIds,
+    ]);
+    // The room may be on another node of the cluster: that node takes them out.
+    this.announceLeft?.(call.id, call.room_id, userIds);
+    await this.takeOut(call.id, call.room_id, userIds);
+  }
+
+  /** Another node saw people leave a chat whose call's room is here. */
+  async leftElsewhere(callId: number, roomId: string, userIds: number[]): Promise<void> {
+    await this.takeOut(callId, roomId, userIds);
+  }
+
+  /** Takes people out of a call whose room is here, their socket or their held place; nothing if they are in neither. */
+  private async takeOut(callId: number, roomId: string, userIds: number[]): Promise<void> {
+    let tookOut = false;
+    let wasAway = false;
+    for (const userId of userIds) {
+      const byUser = this.connections.get(callId);
+      const connection = byUser?.get(userId);
+      if (connection) {
+        // Out of the room before the socket closes: its close then finds nothing of theirs (disconnect()).
+        byUser!.delete(userId);
+        connection.member.leave();
+        connection.send('ended', { reason: 'left' });
+        connection.close();
+        tookOut = true;
+      }
+      if (this.clearAway(callId, userId)) wasAway = tookOut = true;
+    }
+    if (!tookOut) return;
+    if (wasAway) this.announceAway(callId);
+    this.announceParticipants(callId, roomId);
+    await this.endIfEmpty(callId, userIds);
+  }
+
+  /** Called inside a change that takes people out of a chat: once it commits, they leave its call (`membersLeft`). */
+  whenMembersLeave(tx: Tx, chatId: number, userIds: number[]): void {
+    tx.afterCommit(
+      () => void this.membersLeft(chatId, userIds).catch((error: unknown) => this.log.error({ err: error }, 'taking people out of a call failed')),
+    );
+  }
+
+  /**
+   * Called inside a change that deletes a chat, before the delete: a call running in it goes with it (its record
+   * cascades), so once the change commits its room closes, here and on the node holding it. Its members learn it
+   * from `chat-deleted`, their meeting sockets from `ended`.
+   */
+  async whenChatDeleted(tx: Tx, chatId: number): Promise<void> {
+    const call = await this.runningIn(tx, chatId);
+    if (!call) return;
+    tx.afterCommit(() => {
+      this.endedElsewhere(call.id, call.room_id, 'ended');
+      this.announceEnded?.(call.id, call.room_id, 'ended');
+    });
   }
 
   private closeRoom(callId: number, roomId: string, reason: EndReason): void {
@@ -307,17 +381,23 @@ export class CallsService {
     byUser.set(claims.userId, connection);
     if (previous) previous.close();
 
-    // A participant is recorded only in a call still running: it may have ended while this join waited (the media
-    // engine loads on first use), its room closed before this participant was in it, so nobody would close this one.
-    const [call] = await this.db.query<CallRow & { ended: boolean }>(
+    // A participant is recorded only in a call still running, and only while still a member of its chat: the call
+    // may have ended, the chat been deleted or the person removed from it while this join waited (the media engine
+    // loads on first use), and the room closed or the person taken out before they were in it — nobody would take
+    // this one out.
+    const [call] = await this.db.query<CallRow & { ended: boolean; member: boolean }>(
       `WITH joined AS (
          INSERT INTO call_participants (call_id, user_id)
-         SELECT $1, $2 WHERE EXISTS (SELECT 1 FROM calls WHERE id = $1 AND ended_at IS NULL)
+         SELECT k.id, $2 FROM calls k
+          WHERE k.id = $1 AND k.ended_at IS NULL
+            AND EXISTS (SELECT 1 FROM chat_members m WHERE m.chat_id = k.chat_id AND m.user_id = $2)
          ON CONFLICT (call_id, user_id) DO UPDATE SET left_at = NULL RETURNING call_id)
-       SELECT ${CALL_COLUMNS}, ended_at IS NOT NULL AS ended FROM calls WHERE id = $1`,
+       SELECT ${CALL_COLUMNS}, ended_at IS NOT NULL AS ended,
+              EXISTS (SELECT 1 FROM chat_members m WHERE m.chat_id = calls.chat_id AND m.user_id = $2) AS member
+         FROM calls WHERE id = $1`,
       [claims.callId, claims.userId],
     );
-    if (call?.ended) {
+    if (!call || call.ended || !call.member) {
       if (byUser.get(claims.userId) === connection) byUser.delete(claims.userId);
       if (byUser.size === 0) this.connections.delete(claims.callId);
       member.leave();
@@ -374,16 +454,16 @@ export class CallsService {
       this.announceAway(claims.callId);
     }
     this.announceParticipants(claims.callId, claims.roomId);
-    await this.endIfEmpty(claims.callId, claims.userId);
+    await this.endIfEmpty(claims.callId, [claims.userId]);
   }
 
   /** Nobody is connected and nobody is coming back: the call ends (missed, if nobody ever answered). */
-  private async endIfEmpty(callId: number, lastUserId: number): Promise<void> {
+  private async endIfEmpty(callId: number, lastUserIds: number[]): Promise<void> {
     if ((this.connections.get(callId)?.size ?? 0) > 0 || (this.away.get(callId)?.size ?? 0) > 0) return;
     const [call] = await this.db.query<CallRow>(`SELECT ${CALL_COLUMNS} FROM calls WHERE id = $1 AND ended_at IS NULL`, [callId]);
     // Alone and nobody ever answered: the caller gave up, or the call waits for its ring time.
     if (call?.connected) await this.end(callId, 'ended');
-    else if (call && call.caller_id === lastUserId) await this.end(callId, 'missed');
+    else if (call && lastUserIds.includes(call.caller_id)) await this.end(callId, 'missed');
   }
 
   /** Keeps a dropped person's place in the call for `ms`; after that they have left. */
@@ -399,7 +479,7 @@ export class CallsService {
       this.announceAway(claims.callId);
       void this.db
         .query('UPDATE call_participants SET left_at = now() WHERE call_id = $1 AND user_id = $2 AND left_at IS NULL', [claims.callId, claims.userId])
-        .then(() => this.endIfEmpty(claims.callId, claims.userId))
+        .then(() => this.endIfEmpty(claims.callId, [claims.userId]))
         .catch((error: unknown) => this.log.error({ err: error }, 'giving up a dropped participant failed'));
     }, ms);
     timer.unref();

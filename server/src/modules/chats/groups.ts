@@ -106,7 +106,11 @@ export class GroupsService {
       const removed = members.filter((id) => !final.has(id));
       const stayed = members.filter((id) => final.has(id));
       if (added.length > 0 || removed.length > 0) {
-        if (removed.length > 0) await tx.query('DELETE FROM chat_members WHERE chat_id = $1 AND user_id = ANY($2::bigint[])', [chatId, removed]);
+        if (removed.length > 0) {
+          await tx.query('DELETE FROM chat_members WHERE chat_id = $1 AND user_id = ANY($2::bigint[])', [chatId, removed]);
+          // Removed from the group, they are out of its call too.
+          this.services.calls.whenMembersLeave(tx, chatId, removed);
+        }
         if (added.length > 0) await this.addMembers(tx, chatId, added);
         const events = this.services.events;
         await events.lockRecipients(tx, [...members, ...added]);

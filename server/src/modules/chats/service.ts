@@ -320,7 +320,7 @@ export class ChatsService {
    */
   async remove(userId: number, chatId: number, origin: string): Promise<void> {
     const actor = await loadActor(this.services.db, userId);
-    const events = this.services.events;
+    const { events, calls } = this.services;
     await this.services.db.transaction(async (tx) => {
       const chat = await lockChat(tx, chatId);
       if (!chat) throw chatUnavailable();
@@ -330,12 +330,14 @@ export class ChatsService {
         chat.chat_type === 'private' ? isMember : isMember ? chat.owner_id === userId : chat.is_secret && usesAdminPower(actor);
       if (deletesForAll) {
         await events.append(tx, members, 'chat-deleted', { chat_id: chatId });
+        await calls.whenChatDeleted(tx, chatId);
         await tx.query('DELETE FROM chats WHERE id = $1', [chatId]);
         return;
       }
       if (!isMember) throw chatUnavailable();
-      // A member who is not the owner leaves the group.
+      // A member who is not the owner leaves the group, and its call if one runs.
       await tx.query('DELETE FROM chat_members WHERE chat_id = $1 AND user_id = $2', [chatId, userId]);
+      calls.whenMembersLeave(tx, chatId, [userId]);
       await events.lockRecipients(tx, members);
       await events.append(tx, [userId], 'chat-deleted', { chat_id: chatId });
       await notifyChatUpdated(tx, events, chatId, members.filter((id) => id !== userId), origin);
