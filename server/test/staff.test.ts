@@ -7,6 +7,8 @@ import { startServer, type TestServer } from './helpers/server.js';
 import {
   type Person,
   codeFor,
+  nextEvent,
+  openFlow,
   mediaTokens,
   privateChat,
   randomPhone,
@@ -280,6 +282,30 @@ describe('manager sign-in', () => {
     assert.deepEqual(history.body.messages.map((message: any) => message.text), ['before I go']);
     const again = await request(server, 'DELETE', `/user/${manager.id}`, { token: admin.token });
     assert.equal(again.status, 404);
+  });
+
+  it("passes a deleted manager's groups to their longest-standing member who is not deleted", async () => {
+    const manager = await newManager(server, admin, 'Owner');
+    const gone = await signUp(server);
+    const first = await signUp(server);
+    const second = await signUp(server);
+    const created = await request(server, 'POST', '/chat/create', {
+      token: manager.token,
+      body: { chat_type: 'group', name: 'Left behind', participants: [gone.id, first.id, second.id] },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const chatId = created.body.chat.id;
+    assert.equal((await request(server, 'DELETE', `/user/${gone.id}`, { token: admin.token })).status, 200);
+    const flow = await openFlow(server, first);
+    assert.equal((await request(server, 'DELETE', `/user/${manager.id}`, { token: admin.token })).status, 200);
+    // All three joined at once: the first by id who is not deleted takes over, and their tabs learn it.
+    const updated = await nextEvent(flow, (event) => event.event_type === 'chat-updated' && event.additional_info.chat_id === chatId);
+    assert.equal(updated.additional_info.chat.owner_id, first.id);
+    flow.close();
+    const renamed = await request(server, 'PUT', '/chat/edit', { token: first.token, body: { chat_id: chatId, name: 'Ours now' } });
+    assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+    const byOther = await request(server, 'PUT', '/chat/edit', { token: second.token, body: { chat_id: chatId, name: 'Mine' } });
+    assert.equal(byOther.status, 403);
   });
 
   it('keeps staff phones out of reach by SMS through a guest or a change of phone', async () => {

@@ -9,6 +9,7 @@ import { PasswordAttempts } from '../auth/attempts.js';
 import { endSessions } from '../auth/sessions.js';
 import { INVITE_CODE_LENGTH } from '../auth/service.js';
 import { convertInvitesOnJoin } from '../contacts/service.js';
+import { GroupsService } from '../chats/groups.js';
 import { Role, loadActor, loadAdmin, requireBelow } from '../users/actor.js';
 import { findUserById } from '../users/repository.js';
 import { type MeView, type UserRow, toMe, userColumns } from '../users/model.js';
@@ -250,9 +251,10 @@ export class EmployeesService {
 
   /**
    * Soft-deletes someone below the caller: the account is marked deleted (their messages stay, shown as a deleted
-   * person's), their passwords go and their logins end; they cannot sign in again with that phone.
+   * person's), their passwords go and their logins end; they cannot sign in again with that phone. The groups they
+   * owned pass to another member.
    */
-  async remove(adminId: number, userId: number): Promise<void> {
+  async remove(adminId: number, userId: number, origin: string): Promise<void> {
     const db = this.services.db;
     const admin = await loadAdmin(db, adminId);
     await db.transaction(async (tx) => {
@@ -262,6 +264,7 @@ export class EmployeesService {
       await endSignInsInProgress(tx, userId);
       await endSessions(tx, this.services.sockets, userId);
     });
+    await new GroupsService(this.services).passOwnershipFrom(userId, origin);
   }
 
   /**

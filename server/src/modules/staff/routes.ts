@@ -37,7 +37,7 @@ export async function staffRoutes(app: App): Promise<void> {
   }));
 
   app.delete(routes.remove.url, { schema: contractSchema(routes.remove) }, async (request) => {
-    await employees.remove(caller(request).id, request.params.id);
+    await employees.remove(caller(request).id, request.params.id, requestOrigin(request));
     return { deleted: true };
   });
 }
