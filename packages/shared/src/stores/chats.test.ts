@@ -245,7 +245,7 @@ describe('messages', () => {
     rememberThreads([]);
   });
 
-  test('expired messages leave the view; deleted ones are removed', () => {
+  test('expired messages leave the view; deleted ones are removed; replies stop quoting either', () => {
     const now = Date.UTC(2026, 5, 1);
     useMessagesStore.setState({
       threads: {
@@ -254,6 +254,8 @@ describe('messages', () => {
             stored(message(1, 1, 2, { expires_at: new Date(now - 1).toISOString() })),
             stored(message(2, 1, 2, { expires_at: new Date(now + 5000).toISOString() })),
             stored(message(3, 1, 2)),
+            stored(message(4, 1, 2, { reply_to: { id: 1, sender_id: 2, type: 'text', text: 'self-destructing', file: null } })),
+            stored(message(5, 1, 2, { reply_to: { id: 3, sender_id: 2, type: 'file', text: 'see this', file: { path: 'p', name: 'n.pdf', size: 1, mime: 'application/pdf' } } })),
           ],
           hasMore: false,
           loading: false,
@@ -263,10 +265,15 @@ describe('messages', () => {
         },
       },
     });
+    const quoteOf = (id: number) => useMessagesStore.getState().threads[1]!.messages.find((m) => m.id === id)!.reply_to;
     useMessagesStore.getState().pruneExpired(now);
-    expect(useMessagesStore.getState().threads[1]!.messages.map((m) => m.id)).toEqual([2, 3]);
+    expect(useMessagesStore.getState().threads[1]!.messages.map((m) => m.id)).toEqual([2, 3, 4, 5]);
+    // A reply no longer quotes what expired or was deleted: it shows as a deleted message, as the server sends it.
+    expect(quoteOf(4)).toMatchObject({ id: 1, text: '', file: null });
+    expect(quoteOf(5)).toMatchObject({ id: 3, text: 'see this' });
     useMessagesStore.getState().remove(1, 3);
-    expect(useMessagesStore.getState().threads[1]!.messages.map((m) => m.id)).toEqual([2]);
+    expect(useMessagesStore.getState().threads[1]!.messages.map((m) => m.id)).toEqual([2, 4, 5]);
+    expect(quoteOf(5)).toMatchObject({ id: 3, text: '', file: null });
   });
 });
 

@@ -61,6 +61,16 @@ const EMPTY: ChatThread = { messages: [], hasMore: true, loading: false, loaded:
 /** The newest messages of chats seen recently, as the session cache holds them: painted when such a chat opens. */
 const remembered = new Map<number, Message[]>();
 
+/**
+ * Replies quoting one of `gone` (deleted, or expired) show their quote as a deleted message from now on, as the
+ * server sends them: the quote never keeps showing what was taken away.
+ */
+function blankQuotes<T extends Message>(messages: T[], gone: Set<number>): T[] {
+  return messages.map((message) =>
+    message.reply_to && gone.has(message.reply_to.id) ? { ...message, reply_to: { ...message.reply_to, text: '', file: null } } : message,
+  );
+}
+
 /** Keeps the cached threads to paint from (the warm start, and each save of the cache after it). */
 export function rememberThreads(threads: { chatId: number; messages: Message[] }[]): void {
   remembered.clear();
@@ -253,12 +263,13 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
       }));
     },
     remove: (chatId, messageId) => {
-      // Never painted again from the cache either.
+      // Never painted again from the cache either, nor quoted by the replies to it.
+      const gone = new Set([messageId]);
       const kept = remembered.get(chatId);
-      if (kept) remembered.set(chatId, kept.filter((message) => message.id !== messageId));
+      if (kept) remembered.set(chatId, blankQuotes(kept.filter((message) => message.id !== messageId), gone));
       for (const heard of heardWhileLoading.get(chatId) ?? []) heard.deleted.add(messageId);
       if (!get().threads[chatId]) return;
-      update(chatId, (thread) => ({ messages: thread.messages.filter((message) => message.id !== messageId) }));
+      update(chatId, (thread) => ({ messages: blankQuotes(thread.messages.filter((message) => message.id !== messageId), gone) }));
     },
     pruneExpired: (now) => {
       const threads = get().threads;
@@ -269,9 +280,10 @@ export const useMessagesStore = create<MessagesState>((set, get) => {
       set((state) => {
         const next = { ...state.threads };
         for (const [chatId, thread] of changed) {
+          const expired = new Set(thread.messages.filter((message) => !unexpired(now)(message)).map((message) => message.id));
           next[Number(chatId)] = {
             ...thread,
-            messages: thread.messages.filter(unexpired(now)),
+            messages: blankQuotes(thread.messages.filter(unexpired(now)), expired),
           };
         }
         return { threads: next };
