@@ -127,6 +127,27 @@ describe('ChatSocket', () => {
     await expect(Promise.all([...results, five])).resolves.toHaveLength(5);
   });
 
+  it('takes back a send that never left, never one that was written (the server may have it), even after a drop', async () => {
+    const chat = setup();
+    const written: string[] = [];
+    const first = chat.send(frame(1), () => written.push('c1'));
+    const second = chat.send(frame(2), () => written.push('c2'));
+    expect(chat.cancel(clientId('c2'))).toBe(true);
+    await expect(second).rejects.toMatchObject({ code: 'cancelled' });
+    await jest.advanceTimersByTimeAsync(0);
+    const fake = FakeSocket.all[0]!;
+    fake.open();
+    expect(ids(fake.sent)).toEqual(['c1']);
+    expect(written).toEqual(['c1']);
+    // Dropped before its answer: no longer in flight, but it went out once.
+    fake.onclose?.({ code: 1006 });
+    expect(chat.cancel(clientId('c1'))).toBe(false);
+    expect(chat.isPending(clientId('c1'))).toBe(true);
+    expect(chat.cancel(clientId('c9'))).toBe(true);
+    chat.close();
+    void first.catch(() => undefined);
+  });
+
   it('rejects a send the server refuses for what it is (not for its pace)', async () => {
     const chat = setup();
     const result = chat.send(frame(1));

@@ -26,7 +26,13 @@ interface Pending {
   reject: (error: ApiError) => void;
   /** Sent on the current socket and not answered yet. */
   inFlight: boolean;
+  /** Written to a socket at least once: the server may have it, even if no answer came. */
+  written: boolean;
+  onWritten: (() => void) | undefined;
 }
+
+/** The code a send rejects with when it was cancelled before it ever left (`cancel`). */
+export const SEND_CANCELLED = 'cancelled';
 
 export interface ChatSocketOptions {
   url: (token: string) => string;
@@ -78,10 +84,11 @@ export class ChatSocket {
     if (typeof window !== 'undefined') window.addEventListener('online', () => this.reconnectNow());
   }
 
-  send(frame: OutgoingMessage): Promise<Message> {
+  /** Sends a message; `onWritten` is told the first time its frame goes out (from then on it may be stored). */
+  send(frame: OutgoingMessage, onWritten?: () => void): Promise<Message> {
     this.closed = false;
     return new Promise<Message>((resolve, reject) => {
-      this.pending.set(frame.client_id, { frame, resolve, reject, inFlight: false });
+      this.pending.set(frame.client_id, { frame, resolve, reject, inFlight: false, written: false, onWritten });
       if (this.socket?.readyState === WebSocket.OPEN) this.pump();
       else void this.open();
     });
@@ -136,6 +143,19 @@ export class ChatSocket {
   /** Whether a send is still waiting for its acknowledgement. */
   isPending(clientId: string): boolean {
     return this.pending.has(clientId);
+  }
+
+  /**
+   * Takes back a send that never left this tab (its promise rejects with `SEND_CANCELLED`); true when it is gone
+   * or was never here. False once its frame was written: the server may have stored it, so it is not taken back.
+   */
+  cancel(clientId: string): boolean {
+    const pending = this.pending.get(clientId);
+    if (!pending) return true;
+    if (pending.written) return false;
+    this.pending.delete(clientId);
+    pending.reject(new ApiError(0, SEND_CANCELLED, 'The message was discarded before it was sent'));
+    return true;
   }
 
   close(): void {
@@ -217,6 +237,10 @@ export class ChatSocket {
       pending.inFlight = true;
       inFlight += 1;
       write(socket, { type: 'send', ...pending.frame });
+      if (!pending.written) {
+        pending.written = true;
+        pending.onWritten?.();
+      }
       this.ackTimer ??= setTimeout(() => this.ackOverdue(), config.sendAckTimeoutMs);
     }
   }

@@ -1,6 +1,7 @@
 import { errorText } from '../i18n';
 import type { ChatMessage, FileInfo, Message, MessageMeta, MessageType } from '../model/types';
-import type { OutgoingMessage } from '../events/chat-socket';
+import { SEND_CANCELLED, type OutgoingMessage } from '../events/chat-socket';
+import { ApiError } from '../api/errors';
 import { outbox, type OutboxEntry } from '../storage/outbox';
 import { useAuthStore } from '../stores/auth';
 import { useChatsStore } from '../stores/chats';
@@ -129,10 +130,20 @@ export function retrySend(message: ChatMessage): void {
   deliver({ ...entry, message: { ...entry.message, state: 'sending' } });
 }
 
-/** Drops a message that was never sent (failed or still queued). */
-export function discardUnsent(message: ChatMessage): void {
-  outbox.remove(me(), message.client_id);
+/**
+ * Drops a message that was never stored: one the server refused, or one still queued that never left this
+ * browser. False (and nothing changes) for one whose frame went out without an answer yet: the server may have
+ * stored and delivered it, and it will show as sent or failed when the answer comes.
+ */
+export function discardUnsent(message: ChatMessage): boolean {
+  const userId = me();
+  if (message.state !== 'failed') {
+    const entry = outbox.load(userId).find((known) => known.frame.client_id === message.client_id);
+    if (entry?.written || !chatSocket.cancel(message.client_id)) return false;
+  }
+  outbox.remove(userId, message.client_id);
   useMessagesStore.getState().discard(message.client_id, message.chat_id);
+  return true;
 }
 
 /** After a reload: shows the unsent messages again and sends the queued ones, in the order they were written. */
@@ -153,13 +164,15 @@ function enqueue(entry: OutboxEntry): void {
 function deliver(entry: OutboxEntry): void {
   const userId = me();
   chatSocket
-    .send(entry.frame)
+    .send(entry.frame, () => outbox.markWritten(userId, entry.frame.client_id))
     .then((stored) => {
       outbox.remove(userId, entry.frame.client_id);
       useMessagesStore.getState().receive(stored);
       useChatsStore.getState().noteOwnMessage(stored);
     })
     .catch((error: unknown) => {
+      // Discarded before it left: already out of the outbox and the thread.
+      if (error instanceof ApiError && error.code === SEND_CANCELLED) return;
       const reason = errorText(error, 'common:errors.generic');
       outbox.put(userId, { ...entry, message: { ...entry.message, state: 'failed', error: reason } });
       useMessagesStore.getState().markFailed(entry.frame.client_id, entry.frame.chat_id, reason);

@@ -6,6 +6,8 @@ import { localSettings } from './local';
 export interface OutboxEntry {
   message: ChatMessage;
   frame: OutgoingMessage;
+  /** Its frame went out on a socket at least once (in this page or before a reload): the server may have it. */
+  written?: true;
 }
 
 const key = (userId: number) => `outbox.${userId}`;
@@ -26,6 +28,14 @@ export const outbox = {
   put(userId: number, entry: OutboxEntry): void {
     const entries = this.load(userId).filter((known) => known.frame.client_id !== entry.frame.client_id);
     localSettings.set(key(userId), JSON.stringify([...entries, entry]));
+  },
+  /** Notes that an entry's frame went out, keeping its place in the order. */
+  markWritten(userId: number, clientId: string): void {
+    const entries = this.load(userId);
+    const entry = entries.find((known) => known.frame.client_id === clientId);
+    if (!entry || entry.written) return;
+    entry.written = true;
+    localSettings.set(key(userId), JSON.stringify(entries));
   },
   remove(userId: number, clientId: string): void {
     const entries = this.load(userId);

@@ -255,7 +255,7 @@ describe('messages', () => {
             stored(message(2, 1, 2, { expires_at: new Date(now + 5000).toISOString() })),
             stored(message(3, 1, 2)),
             stored(message(4, 1, 2, { reply_to: { id: 1, sender_id: 2, type: 'text', text: 'self-destructing', file: null } })),
-            stored(message(5, 1, 2, { reply_to: { id: 3, sender_id: 2, type: 'file', text: 'see this', file: { path: 'p', name: 'n.pdf', size: 1, mime: 'application/pdf' } } })),
+            stored(message(5, 1, 2, { reply_to: { id: 3, sender_id: 2, type: 'document', text: 'see this', file: { path: 'p', name: 'n.pdf', size: 1, mime: 'application/pdf' } } })),
           ],
           hasMore: false,
           loading: false,

@@ -157,7 +157,11 @@ export function MessageActions({ message, chat, own, senderName, position, onOpe
           {message.type !== 'call' && (message.text || message.file) && item(t('chat.copy'), () => void copy())}
           {sent && message.file && <SaveAsLink path={message.file.path} name={message.file.name} asMenuItem onDone={onClose} />}
           {message.state === 'failed' && item(t('chat.retry'), () => retrySend(message))}
-          {!sent && item(t('chat.discard'), () => discardUnsent(message))}
+          {!sent &&
+            item(t('chat.discard'), () => {
+              // Already on its way: it may be delivered, so it is not taken back (it shows as sent or failed soon).
+              if (!discardUnsent(message)) useNotificationsStore.getState().push({ kind: 'error', text: t('chat.discardTooLate') });
+            })}
           {sent && canDelete(message, chat, me) && item(t('chat.delete'), () => useChatUiStore.getState().askDelete(message))}
         </div>
       )}
