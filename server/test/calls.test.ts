@@ -402,6 +402,25 @@ describe('calls', () => {
     await ownerMeet.close();
   });
 
+  it('a send refused while a hang-up before it still ends its call is answered, and the server lives on', async () => {
+    const [anna, boris, carl] = [await signUp(server), await signUp(server), await signUp(server)];
+    const chatId = await privateChat(server, anna, boris);
+    const notMine = await privateChat(server, boris, carl);
+    await call(server, anna, chatId);
+    const socket = await SocketProbe.open(chatSocketUrl(server, anna.token));
+    try {
+      // The refusal comes back from the writer before the hang-up's transaction ends: its answer waits in line.
+      socket.send({ type: 'hang', text: String(chatId) });
+      socket.send({ type: 'send', chat_id: notMine, client_id: '00000000-0000-4000-8000-0000000000a1', text: 'not my chat' });
+      const frames = await socket.until((all) => all.some((frame) => frame.type === 'error' && frame.client_id));
+      assert.ok(frames.some((frame) => frame.type === 'hung'));
+      assert.equal(frames.find((frame) => frame.type === 'error')?.status, 404);
+    } finally {
+      socket.close();
+    }
+    assert.equal((await request(server, 'GET', '/health')).status, 200);
+  });
+
   it('the meeting socket opens only with a valid meeting token of that chat, while its call runs', async () => {
     const anna = await signUp(server);
     const boris = await signUp(server);

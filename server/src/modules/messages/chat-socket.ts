@@ -111,6 +111,9 @@ export class ChatSocketSession {
       this.pacing.checkOrder(frame.client_id);
       await this.services.rateLimits.take('messages', this.userId);
       stored = this.messages.send(this.userId, frame);
+      // Its answer waits behind the earlier ones (a hang-up may still be ending its call): a refusal that comes
+      // first is handled there, not left unhandled meanwhile — that would end the process.
+      stored.catch(() => undefined);
     } catch (error) {
       if (error instanceof RateLimited && !this.pacing.refused(frame.client_id, error)) return this.cutOff();
       return this.answer(async () => this.link.send(this.refusal(error, frame.client_id, 'send failed')));
