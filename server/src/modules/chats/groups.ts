@@ -149,31 +149,40 @@ export class GroupsService {
   }
 
   /**
-   * The groups of a deleted account pass to their longest-standing member who is not deleted (the earliest to
-   * join; ties by id), so someone can still rename them and manage their members; `chat-updated` to every member.
-   * A group nobody else is left in keeps its owner. One transaction per group, after the account's deletion has
-   * committed: each locks its chat before its members' event logs, in the order every writer of a chat takes them.
+   * The first step of the change that deletes an account: the groups it owns, then their members' rows and the
+   * account's own, in id order — chats before people, as every writer of a chat takes them, so the change can
+   * wait for a writer but never deadlock with one. `passOwnership` then hands the groups over in the same change.
    */
-  async passOwnershipFrom(deletedUserId: number, origin: string): Promise<void> {
-    const db = this.services.db;
-    const owned = await db.query<{ id: number }>(`SELECT id FROM chats WHERE owner_id = $1 AND chat_type = 'group' ORDER BY id`, [deletedUserId]);
-    for (const { id: chatId } of owned) {
-      await db.transaction(async (tx) => {
-        const chat = await lockChat(tx, chatId);
-        if (!chat || chat.owner_id !== deletedUserId) return;
-        const [successor] = await tx.query<{ user_id: number }>(
-          `SELECT m.user_id FROM chat_members m JOIN users u ON u.id = m.user_id
-            WHERE m.chat_id = $1 AND m.user_id <> $2 AND NOT u.deleted
-            ORDER BY m.joined_at, m.user_id LIMIT 1`,
-          [chatId, deletedUserId],
-        );
-        if (!successor) return;
-        await tx.query('UPDATE chats SET owner_id = $2 WHERE id = $1', [chatId, successor.user_id]);
-        const members = await memberIds(tx, chatId);
-        await this.services.events.lockRecipients(tx, members);
-        await notifyChatUpdated(tx, this.services.events, chatId, members, origin);
-      });
+  async lockGroupsOwnedBy(tx: Tx, userId: number): Promise<number[]> {
+    const rows = await tx.query<{ id: number }>(`SELECT id FROM chats WHERE owner_id = $1 AND chat_type = 'group' ORDER BY id FOR UPDATE`, [userId]);
+    const chatIds = rows.map((row) => row.id);
+    const members = chatIds.length
+      ? await tx.query<{ user_id: number }>('SELECT DISTINCT user_id FROM chat_members WHERE chat_id = ANY($1::bigint[])', [chatIds])
+      : [];
+    await this.services.events.lockRecipients(tx, [userId, ...members.map((member) => member.user_id)]);
+    return chatIds;
+  }
+
+  /**
+   * The groups of a deleted account (locked by `lockGroupsOwnedBy`) pass to their longest-standing member who is
+   * not deleted (the earliest to join; ties by id), so someone can still rename them and manage their members;
+   * `chat-updated` to every member. A group nobody else is left in keeps its owner.
+   */
+  async passOwnership(tx: Tx, chatIds: number[], deletedUserId: number, origin: string): Promise<void> {
+    const passed = new Map<number, number[]>();
+    for (const chatId of chatIds) {
+      const [successor] = await tx.query<{ user_id: number }>(
+        `SELECT m.user_id FROM chat_members m JOIN users u ON u.id = m.user_id
+          WHERE m.chat_id = $1 AND m.user_id <> $2 AND NOT u.deleted
+          ORDER BY m.joined_at, m.user_id LIMIT 1`,
+        [chatId, deletedUserId],
+      );
+      if (!successor) continue;
+      await tx.query('UPDATE chats SET owner_id = $2 WHERE id = $1', [chatId, successor.user_id]);
+      passed.set(chatId, await memberIds(tx, chatId));
     }
+    // Every member's row is locked already (lockGroupsOwnedBy).
+    for (const [chatId, members] of passed) await notifyChatUpdated(tx, this.services.events, chatId, members, origin);
   }
 
   /** A group the caller is in and owns (locked): 404 for a chat they are not in, 403 if not the owner. */

@@ -257,14 +257,16 @@ export class EmployeesService {
   async remove(adminId: number, userId: number, origin: string): Promise<void> {
     const db = this.services.db;
     const admin = await loadAdmin(db, adminId);
+    const groups = new GroupsService(this.services);
     await db.transaction(async (tx) => {
+      const owned = await groups.lockGroupsOwnedBy(tx, userId);
       const target = await this.target(tx, userId, true);
       requireBelow(admin, target);
       await tx.query('UPDATE users SET deleted = true, password_hash = NULL, extra_password_hash = NULL WHERE id = $1', [userId]);
       await endSignInsInProgress(tx, userId);
       await endSessions(tx, this.services.sockets, userId);
+      await groups.passOwnership(tx, owned, userId, origin);
     });
-    await new GroupsService(this.services).passOwnershipFrom(userId, origin);
   }
 
   /**
@@ -310,7 +312,8 @@ export class EmployeesService {
   /** The person acted on (locked in a transaction): 404 `no such user` when unknown or deleted. */
   private async target(db: Tx | Services['db'], userId: number, lock = false): Promise<TargetRow> {
     const [row] = await db.query<TargetRow>(
-      `SELECT id, role, phone, temporary, deleted, password_hash, extra_password_hash FROM users WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+      // NO KEY UPDATE: the key never changes, and it leaves the key-share locks of rows referring to it alone.
+      `SELECT id, role, phone, temporary, deleted, password_hash, extra_password_hash FROM users WHERE id = $1${lock ? ' FOR NO KEY UPDATE' : ''}`,
       [userId],
     );
     if (!row || row.deleted) throw notFoundUser();
