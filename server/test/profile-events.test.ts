@@ -57,6 +57,29 @@ describe('profile changes reach others live (user-updated)', () => {
     }
   });
 
+  it('gives the phone only to contacts who typed it in: not to one added by username, nor to a guest of their link', async () => {
+    const anna = await signUp(server, { name: 'Anna' });
+    await request(server, 'PUT', '/user/edit', { token: anna.token, body: { username: `anna_${anna.id}` } });
+    const boris = await signUp(server, { name: 'Boris' });
+    const added = await request(server, 'POST', '/user/contacts/add', { token: boris.token, body: { username: `anna_${anna.id}`, name: 'A.' } });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    const code = (await request(server, 'GET', '/user', { token: anna.token })).body.user.invite_link.split('/').pop();
+    const guest = await request(server, 'POST', `/user/link?code=${code}`);
+    assert.equal(guest.status, 200, JSON.stringify(guest.body));
+    const guestPerson = { ...anna, id: guest.body.chat.participants.find((id: number) => id !== anna.id), token: guest.body.jwt_info.access_token };
+    const flows = [await openFlow(server, boris), await openFlow(server, guestPerson)];
+    try {
+      assert.equal((await request(server, 'PUT', '/user/edit', { token: anna.token, body: { name: 'Anna K.' } })).status, 200);
+      for (const flow of flows) {
+        const update = await nextEvent(flow, (event) => event.event_type === 'user-updated' && event.additional_info.user.id === anna.id);
+        assert.equal(update.additional_info.user.name, 'Anna K.');
+        assert.equal('phone' in update.additional_info.user, false);
+      }
+    } finally {
+      for (const flow of flows) flow.close();
+    }
+  });
+
   it('a refused change (username taken) announces nothing', async () => {
     const anna = await signUp(server, { name: 'Anna' });
     const boris = await signUp(server, { name: 'Boris' });

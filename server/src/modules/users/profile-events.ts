@@ -6,8 +6,8 @@ import { toPublic, userColumns, type PublicUserView, type UserRow } from './mode
 interface Audience {
   id: number;
   role: number;
-  /** The recipient has the person as a contact (they typed the phone in): they may see the phone. */
-  is_contact: boolean;
+  /** The recipient typed the person's phone in (a contact added or invited by number): they may see the phone. */
+  phone_known: boolean;
 }
 
 /**
@@ -16,7 +16,7 @@ interface Audience {
  */
 async function audienceOf(tx: Tx, userId: number): Promise<Audience[]> {
   return tx.query<Audience & Record<string, unknown>>(
-    `SELECT r.id, r.role, EXISTS (SELECT 1 FROM contacts c WHERE c.owner_id = r.id AND c.user_id = $1) AS is_contact
+    `SELECT r.id, r.role, EXISTS (SELECT 1 FROM contacts c WHERE c.owner_id = r.id AND c.user_id = $1 AND c.phone_known) AS phone_known
        FROM users r
       WHERE r.id = $1
          OR (NOT r.deleted AND (
@@ -30,8 +30,8 @@ async function audienceOf(tx: Tx, userId: number): Promise<Audience[]> {
 /**
  * Runs a change of a person's public profile (name, username, picture) and, in the same transaction, appends
  * `user-updated {user}` to the log of everyone who sees them — `user` being their public profile as that
- * recipient may see it (the same rule as `GET /user/{id}`: the phone only for themselves, people who have them
- * as a contact, and admins). Without `announce` the change runs alone.
+ * recipient may see it (the same rule as `GET /user/{id}`: the phone only for themselves, people who typed it in
+ * for their contact, and admins). Without `announce` the change runs alone.
  *
  * The recipients' rows are locked (in id order, the person's own included) before `change` runs, so the
  * person's row is never held while waiting for a lower id — the order every other writer follows.
@@ -54,7 +54,7 @@ export async function withProfileEvents<T>(
     const byView = new Map<string, { user: PublicUserView; ids: number[] }>();
     for (const recipient of audience) {
       const user = toPublic(row, {
-        showPhone: recipient.is_contact || recipient.id === userId || recipient.role >= 2,
+        showPhone: recipient.phone_known || recipient.id === userId || recipient.role >= 2,
         forAdmin: recipient.role >= 2,
       });
       const key = JSON.stringify(user);
