@@ -267,6 +267,30 @@ describe('invite links and guests', () => {
     const wrong = await request(server, 'PUT', '/user/phone/verify', { token: anna.token, body: { phone: fresh, code: '000000' } });
     assert.equal(wrong.status, 400);
   });
+
+  it('a new phone is shown to nobody who typed the old one in; whoever invited the new one gets it', async () => {
+    const anna = await signUp(server, { name: 'Anna' });
+    const boris = await signUp(server);
+    const carl = await signUp(server);
+    assert.equal((await request(server, 'POST', '/user/contacts/add', { token: boris.token, body: { user_phone: anna.phone, name: 'A.' } })).status, 200);
+    const fresh = randomPhone();
+    assert.equal((await request(server, 'POST', '/user/contacts/add', { token: carl.token, body: { user_phone: fresh, name: 'New A.' } })).body.invited, true);
+    const borisFlow = await openFlow(server, boris);
+    try {
+      assert.equal((await verifyPhone(server, anna, fresh)).status, 200);
+      // Boris's tabs learn that the number is gone from his contact.
+      const updated = await nextEvent(borisFlow, (event) => event.event_type === 'contact-updated' && event.additional_info.user.id === anna.id);
+      assert.equal('phone' in updated.additional_info.user, false);
+    } finally {
+      borisFlow.close();
+    }
+    const seenBy = async (person: Person) => (await request(server, 'GET', `/user/${anna.id}`, { token: person.token })).body.user.phone;
+    assert.equal(await seenBy(boris), undefined);
+    const borisContact = (await request(server, 'GET', '/user/contacts', { token: boris.token })).body.contacts.find((contact: any) => contact.id === anna.id);
+    assert.ok(borisContact, 'still his contact');
+    assert.equal(borisContact.phone ?? undefined, undefined);
+    assert.equal(await seenBy(carl), fresh, 'Carl typed the new number in');
+  });
 });
 
 describe('guest limits per address', () => {

@@ -497,6 +497,9 @@ describe('employees', () => {
     const manager = await newManager(server, admin);
     const other = await signUp(server);
     await request(server, 'PUT', '/user/edit', { token: other.token, body: { username: 'taken_name' } });
+    // Someone who typed the manager's old number in sees no number once it changes.
+    const acquaintance = await signUp(server);
+    await request(server, 'POST', '/user/contacts/add', { token: acquaintance.token, body: { user_phone: manager.phone, name: 'M.' } });
     const newPhone = randomPhone();
     const edited = await request(server, 'PUT', '/user/manager', {
       token: admin.token,
@@ -505,6 +508,7 @@ describe('employees', () => {
     assert.equal(edited.status, 200, JSON.stringify(edited.body));
     assert.deepEqual([edited.body.user.name, edited.body.user.username, edited.body.user.notes, edited.body.user.phone], ['Renamed', 'mgr_one', 'n', newPhone]);
     assert.equal(edited.body.credentials, undefined);
+    assert.equal((await request(server, 'GET', `/user/${manager.id}`, { token: acquaintance.token })).body.user.phone, undefined);
     manager.phone = newPhone;
 
     const before = await snapshot(manager.id);

@@ -155,3 +155,34 @@ export async function convertInvitesOnJoin(tx: Tx, events: EventLog, user: UserR
     await events.append(tx, [invite.owner_id], 'contact-joined', { contact, user: { id: user.id } });
   }
 }
+
+/**
+ * The first step of a change of someone's phone: the rows of everyone the change tells (the people who typed the
+ * old number in, those who invited the new one) and the person's own, locked in id order, as every writer of the
+ * event log takes them. `phoneChanged` then does the rest in the same transaction.
+ */
+export async function lockForPhoneChange(tx: Tx, events: EventLog, userId: number, newPhone: string): Promise<void> {
+  const owners = await tx.query<{ owner_id: number }>(
+    `SELECT owner_id FROM contacts WHERE user_id = $1 AND phone_known
+     UNION SELECT owner_id FROM contact_invites WHERE phone = $2`,
+    [userId, newPhone],
+  );
+  await events.lockRecipients(tx, [userId, ...owners.map((owner) => owner.owner_id)]);
+}
+
+/**
+ * Someone's phone changed (`user` as it is now): nobody typed the new number in but those who had invited it,
+ * whose invitations turn into contacts (`convertInvitesOnJoin`). So the contacts that showed the old number show
+ * none from now on — a person changing numbers to get away from someone must not hand them the new one — and
+ * their owners' tabs are told (`contact-updated`). Rows locked first by `lockForPhoneChange`.
+ */
+export async function phoneChanged(tx: Tx, events: EventLog, user: UserRow): Promise<void> {
+  const owners = await tx.query<{ id: number; role: number }>(
+    `UPDATE contacts c SET phone_known = false FROM users o
+      WHERE c.user_id = $1 AND c.phone_known AND o.id = c.owner_id
+      RETURNING o.id, o.role`,
+    [user.id],
+  );
+  await convertInvitesOnJoin(tx, events, user);
+  for (const owner of [...owners].sort((a, b) => a.id - b.id)) await tellContactChanged(tx, events, owner, user.id, 'contact-updated');
+}

@@ -8,7 +8,7 @@ import { characterCount } from '../../http/text.js';
 import { PasswordAttempts } from '../auth/attempts.js';
 import { endSessions } from '../auth/sessions.js';
 import { INVITE_CODE_LENGTH } from '../auth/service.js';
-import { convertInvitesOnJoin } from '../contacts/service.js';
+import { convertInvitesOnJoin, lockForPhoneChange, phoneChanged } from '../contacts/service.js';
 import { GroupsService } from '../chats/groups.js';
 import { Role, loadActor, loadAdmin, requireBelow } from '../users/actor.js';
 import { findUserById } from '../users/repository.js';
@@ -185,6 +185,8 @@ export class EmployeesService {
 
     try {
       await db.transaction(async (tx) => {
+        // A new phone tells contacts and inviters: their rows and the person's in id order, before anything else.
+        if (phone !== undefined) await lockForPhoneChange(tx, this.services.events, input.user_id, phone);
         const target = await this.target(tx, input.user_id, true);
         requireBelow(admin, target);
         if (target.temporary) throw forbidden('Guests have no profile to edit', 'not_allowed');
@@ -199,6 +201,10 @@ export class EmployeesService {
         if (hashes.password !== undefined) set('password_hash', hashes.password);
         if (hashes.extra !== undefined) set('extra_password_hash', hashes.extra);
         if (sets.length > 0) await tx.query(`UPDATE users SET ${sets.join(', ')} WHERE id = $1`, params);
+        if (phone !== undefined && phone !== target.phone) {
+          const [changed] = await tx.query<UserRow>(`SELECT ${userColumns()} FROM users WHERE id = $1`, [target.id]);
+          await phoneChanged(tx, this.services.events, changed!);
+        }
         if (settingPasswords || (phone !== undefined && phone !== target.phone)) await endSignInsInProgress(tx, target.id);
         if (settingPasswords) await endSessions(tx, this.services.sockets, target.id);
       });

@@ -5,7 +5,7 @@ import { randomCode } from '../../security/secrets.js';
 import { AuthService, INVITE_CODE_LENGTH, requirePhone } from '../auth/service.js';
 import type { JwtInfo } from '../auth/sessions.js';
 import { signsInWithPasswords } from '../auth/staff-sign-in.js';
-import { convertInvitesOnJoin } from '../contacts/service.js';
+import { lockForPhoneChange, phoneChanged } from '../contacts/service.js';
 import { ChatsService, openPrivateChat } from '../chats/service.js';
 import type { ChatView } from '../chats/model.js';
 import { findUserById, findUserByPhone } from './repository.js';
@@ -123,11 +123,12 @@ export class GuestsService {
         return { userId: existing.id, jwtInfo: await this.auth.sessions.start(tx, existing.id, existing.role) };
       }
       if (!existing) {
+        await lockForPhoneChange(tx, events, me.id, phone);
         const [updated] = await tx.query<UserRow>(
           `UPDATE users SET phone = $2, temporary = false WHERE id = $1 RETURNING ${userColumns()}`,
           [me.id, phone],
         );
-        await convertInvitesOnJoin(tx, events, updated!);
+        await phoneChanged(tx, events, updated!);
         await this.auth.applyAdminPhone(tx, updated!);
         me.role = updated!.role;
       }
