@@ -7,7 +7,7 @@ import { createServices } from './services.js';
 import { loggerOptions } from './logger.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { badRequest } from './http/errors.js';
-import { NUL_MESSAGE, containsNul } from './http/text.js';
+import { unstorableText } from './http/text.js';
 import { checkAnswerShape } from './http/contract.js';
 import { finiteKeyword } from './http/schema-types.js';
 import { registerAuthHook } from './http/auth-hook.js';
@@ -76,11 +76,11 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
   registerErrorHandler(app);
   // Test runs check every answer against its schema before serialization (http/contract.ts); production serializes only.
   if (config.contractChecks) app.addHook('preSerialization', checkAnswerShape);
-  // One rule for every route, present and future: no string of a request may hold U+0000 (see http/text.ts).
+  // One rule for every route, present and future: no string of a request may hold what PostgreSQL cannot store
+  // (U+0000, half a surrogate pair; see http/text.ts).
   app.addHook('preValidation', async (request) => {
-    if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) {
-      throw badRequest(NUL_MESSAGE, 'nul_character');
-    }
+    const problem = unstorableText(request.params) ?? unstorableText(request.query) ?? unstorableText(request.body);
+    if (problem) throw badRequest(problem.message, problem.code);
   });
   // Before the auth hook: the plugin's own onRequest hook must mark upgrade requests even when auth refuses
   // them, or the refused socket is never destroyed.

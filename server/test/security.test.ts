@@ -265,7 +265,7 @@ describe('hostile input never gets a 5xx', () => {
     assert.equal((await request(server, 'GET', `/chat/${'9'.repeat(400)}`, { token: person.token })).status, 414);
   });
 
-  it('a NUL in a message over the chat socket is refused with the send’s client id', async () => {
+  it('a NUL or half a surrogate pair in a message over the chat socket is refused with the send’s client id', async () => {
     const friend = await signUp(server, { name: 'Friend' });
     const chatId = await privateChat(server, person, friend);
     const socket = await SocketProbe.open(`${server.wsUrl}/api/chat/socket?token=${encodeURIComponent(person.token)}`);
@@ -276,9 +276,17 @@ describe('hostile input never gets a 5xx', () => {
       const answer = frames.find((frame) => frame.client_id === clientId);
       assert.equal(answer.type, 'error');
       assert.match(answer.message, /NUL/);
+      // Half of a surrogate pair: JSON carries it, the database cannot store it.
+      const halfId = crypto.randomUUID();
+      socket.send({ type: 'send', client_id: halfId, chat_id: chatId, text: 'hi \ud800' });
+      const half = (await socket.until((all) => all.some((frame) => frame.client_id === halfId))).find((frame) => frame.client_id === halfId);
+      assert.deepEqual([half.type, half.error], ['error', 'bad_frame']);
+      assert.match(half.message, /Unicode/);
     } finally {
       socket.close();
     }
+    const edited = await request(server, 'PUT', '/user/edit', { token: person.token, body: { name: 'Half \udc00 pair' } });
+    assert.deepEqual([edited.status, edited.body.error], [400, 'invalid_unicode']);
   });
 });
 

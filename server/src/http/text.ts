@@ -9,16 +9,34 @@ export function characterCount(text: string): number {
   return count;
 }
 
-/**
- * Whether any string in `value` (a parsed body, query, params or socket frame, searched through) holds U+0000.
- * PostgreSQL's text cannot store it; refusing it up front gives a clear 400 instead of a 500 from the database.
- */
-export function containsNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (value === null || typeof value !== 'object' || depth > 32) return false;
-  if (Array.isArray(value)) return value.some((item) => containsNul(item, depth + 1));
-  for (const [key, item] of Object.entries(value)) if (key.includes('\u0000') || containsNul(item, depth + 1)) return true;
-  return false;
-}
+/** A UTF-16 surrogate without its pair: JSON can carry one, PostgreSQL's jsonb and text cannot store it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export const NUL_MESSAGE = 'Text cannot contain the NUL character (U+0000)';
+export const LONE_SURROGATE_MESSAGE = 'Text must be valid Unicode (it holds half of a surrogate pair)';
+
+/**
+ * What no string of a request (a parsed body, query, params or socket frame, searched through) may hold, because
+ * PostgreSQL cannot store it: U+0000, or half of a UTF-16 surrogate pair. Refusing it up front gives a clear 400
+ * instead of a 500 from the database (and, in the batch writer, a failed batch). Null when all is well.
+ */
+export function unstorableText(value: unknown, depth = 0): { code: 'nul_character' | 'invalid_unicode'; message: string } | null {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) return { code: 'nul_character', message: NUL_MESSAGE };
+    if (LONE_SURROGATE.test(value)) return { code: 'invalid_unicode', message: LONE_SURROGATE_MESSAGE };
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || depth > 32) return null;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const problem = unstorableText(item, depth + 1);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const problem = unstorableText(key, depth + 1) ?? unstorableText(item, depth + 1);
+    if (problem) return problem;
+  }
+  return null;
+}

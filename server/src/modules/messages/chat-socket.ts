@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Services } from '../../services.js';
 import { HttpError, ServerStrings } from '../../http/errors.js';
-import { NUL_MESSAGE, containsNul } from '../../http/text.js';
+import { unstorableText } from '../../http/text.js';
 import { RateLimited } from '../../http/rate-limits.js';
 import { CloseCode } from '../realtime/socket-guard.js';
 import { clientFrame, type ChatRefusal, type SendOrForwardFrame } from './frames.js';
@@ -58,10 +58,11 @@ export class ChatSocketSession {
     } catch {
       return this.answer(async () => this.link.send({ type: 'error', error: 'bad_frame', message: ServerStrings.cannotParse }));
     }
-    if (!clientFrame.Check(frame) || containsNul(frame)) {
+    const unstorable = unstorableText(frame);
+    if (!clientFrame.Check(frame) || unstorable) {
       const clientId = (frame as { client_id?: unknown } | null)?.client_id;
       const first = clientFrame.Check(frame) ? undefined : clientFrame.Errors(frame)[0];
-      const problem = first ? `${first.instancePath || '/'} ${first.message}` : containsNul(frame) ? NUL_MESSAGE : 'invalid frame';
+      const problem = first ? `${first.instancePath || '/'} ${first.message}` : (unstorable?.message ?? 'invalid frame');
       return this.answer(async () =>
         this.link.send({
           type: 'error',
