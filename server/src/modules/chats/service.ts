@@ -347,6 +347,9 @@ export class ChatsService {
   /** The caller's own notification setting for a chat; `chat-updated` to the caller only. */
   async setNotifications(userId: number, chatId: number, notifications: boolean, origin: string): Promise<{ chat_id: number; notifications: boolean }> {
     await this.services.db.transaction(async (tx) => {
+      // The chat, then the member row, then the person's log: the order of every writer (a deletion of the chat's
+      // messages locks its members' logs before it lowers their counts, and would deadlock with this otherwise).
+      await tx.query('SELECT 1 FROM chats WHERE id = $1 FOR SHARE', [chatId]);
       const updated = await tx.query('UPDATE chat_members SET notifications = $3 WHERE chat_id = $1 AND user_id = $2 RETURNING user_id', [
         chatId,
         userId,
