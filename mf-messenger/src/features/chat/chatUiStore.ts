@@ -23,6 +23,8 @@ export interface ChatUiState {
   /** Starts editing a message (which ends a reply being written) or, with undefined, stops. */
   setEditing(chatId: number, message: ChatMessage | undefined): void;
   focusMessage(chatId: number, messageId: number): void;
+  /** The message asked for by `focusMessage` (this `nonce`) was brought into view, or could not be. */
+  focusHandled(nonce: number): void;
   askDelete(message: ChatMessage | null): void;
   askForward(forwarding: { message: ChatMessage; authorName: string } | null): void;
   showReaders(message: ChatMessage | null): void;
@@ -40,6 +42,7 @@ export const useChatUiStore = create<ChatUiState>((set) => ({
   setEditing: (chatId, message) =>
     set((state) => ({ editing: { ...state.editing, [chatId]: message }, replyTo: message ? { ...state.replyTo, [chatId]: undefined } : state.replyTo })),
   focusMessage: (chatId, messageId) => set({ focus: { chatId, messageId, nonce: Date.now() } }),
+  focusHandled: (nonce) => set((state) => (state.focus?.nonce === nonce ? { focus: null } : {})),
   askDelete: (message) => set({ deleting: message }),
   askForward: (forwarding) => set({ forwarding }),
   showReaders: (message) => set({ showingReaders: message }),

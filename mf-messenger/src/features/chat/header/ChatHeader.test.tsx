@@ -127,3 +127,14 @@ test('a recording switch the server refuses is reported as an error notification
   expect(useNotificationsStore.getState().items).toEqual([expect.objectContaining({ kind: 'error', text: 'Something went wrong on the server. Please try again.' })]);
   expect(screen.getByRole('button', { name: 'Record calls', pressed: false })).toBeEnabled();
 });
+
+test('the auto-delete timer is offered in a private chat and to a group’s owner, not to its other members', () => {
+  const { unmount } = renderHeader(chat());
+  expect(screen.getByRole('button', { name: 'Auto-delete timer' })).toBeInTheDocument();
+  unmount();
+  const member = renderHeader(chat({ chat_type: 'group', name: 'Team', participants: [1, 2, 3], owner_id: 2 }));
+  expect(screen.queryByRole('button', { name: 'Auto-delete timer' })).not.toBeInTheDocument();
+  member.unmount();
+  renderHeader(chat({ chat_type: 'group', name: 'Team', participants: [1, 2, 3], owner_id: 1 }));
+  expect(screen.getByRole('button', { name: 'Auto-delete timer' })).toBeInTheDocument();
+});

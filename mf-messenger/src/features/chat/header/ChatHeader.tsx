@@ -177,9 +177,12 @@ export function ChatHeader({ chat, panelOpen, onTogglePanel, searching, onToggle
         </button>
         {!observer && (
           <>
-            <button type="button" className="ui-icon-button" aria-label={t('chat.autoDelete')} onClick={() => setTimerOpen(true)}>
-              <Icon name="timer" />
-            </button>
+            {/* Either person of a private chat sets the timer, in a group only its owner (the server checks too). */}
+            {(!isGroup || chat.owner_id === me) && (
+              <button type="button" className="ui-icon-button" aria-label={t('chat.autoDelete')} onClick={() => setTimerOpen(true)}>
+                <Icon name="timer" />
+              </button>
+            )}
             <button
               type="button"
               className="ui-icon-button"

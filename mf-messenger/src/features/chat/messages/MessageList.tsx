@@ -231,11 +231,18 @@ export function MessageList({ chat, highlight }: MessageListProps) {
           stick.current = false;
           list.current?.scrollToIndex({ index, align: 'center', behavior: 'smooth' });
           setFlashId(focus.messageId);
-          return;
+          break;
         }
-        if (!current?.hasMore) return;
-        await useMessagesStore.getState().loadOlder(chat.id).catch(() => undefined);
+        if (!current?.hasMore) break;
+        // Offline or refused: stop here rather than ask for every page in turn (the list shows the failure).
+        const loaded = await useMessagesStore.getState().loadOlder(chat.id).then(
+          () => true,
+          () => false,
+        );
+        if (!loaded) break;
       }
+      // Handled once: coming back to this chat opens it at its newest message, following what arrives.
+      if (!cancelled) useChatUiStore.getState().focusHandled(focus.nonce);
     })();
     return () => {
       cancelled = true;
