@@ -2,6 +2,18 @@ import i18next, { type ReadCallback, type ResourceKey } from 'i18next';
 import resourcesToBackend from 'i18next-resources-to-backend';
 import type { Language } from './config';
 import { ApiError } from './api/errors';
+import { MediaAccessError } from './media/devices';
+
+/** The browser's reasons for refusing a microphone, camera or screen (`getUserMedia`), as our words for them. */
+const MEDIA_REASON_KEYS: Record<string, string | undefined> = {
+  NotAllowedError: 'notAllowed',
+  SecurityError: 'notAllowed',
+  NotFoundError: 'notFound',
+  OverconstrainedError: 'notFound',
+  NotReadableError: 'notReadable',
+  AbortError: 'notReadable',
+  NotSupportedError: 'notSupported',
+};
 import { ERROR_CODE_KEYS, SERVER_STRING_KEYS } from './rules/server-strings';
 
 /** The one i18next instance (shared as a singleton); the shell initialises it, remotes add their namespaces. */
@@ -108,6 +120,7 @@ export function tooManyRequestsText(seconds: number): string {
  * code mapped to its translation, else the given fallback key. The server's own English `message` is never shown.
  */
 export function errorText(error: unknown, fallbackKey: string): string {
+  if (error instanceof MediaAccessError) return i18n.t(`common:media.${MEDIA_REASON_KEYS[error.reason] ?? 'failed'}`);
   if (error instanceof ApiError) {
     if (error.isNetworkError) return i18n.t('common:errors.network');
     const key = (SERVER_STRING_KEYS as Record<string, string | undefined>)[error.message] ?? ERROR_CODE_KEYS[error.code];

@@ -1,6 +1,6 @@
 import { act } from '@testing-library/react';
 import { initTestI18n } from '@messenger/shared/testing';
-import { config, useNotificationsStore } from '@messenger/shared';
+import { MediaAccessError, config, useNotificationsStore } from '@messenger/shared';
 import '../../i18n';
 import { callNotice } from './CallNotice';
 
@@ -34,6 +34,17 @@ test('warns about a busy callee and a second call', () => {
   expect(items()).toEqual([
     { kind: 'warning', text: 'Call was interrupted because the user is currently busy' },
     { kind: 'warning', text: 'You cannot make two or more calls at the same time' },
+  ]);
+});
+
+test("a device the browser refused is told in the person's words, whatever the browser's own text", () => {
+  callNotice('mediaFailed', new MediaAccessError('Permission denied', 'NotAllowedError'));
+  callNotice('mediaFailed', new MediaAccessError('Requested device not found', 'NotFoundError'));
+  callNotice('screenShareFailed', new MediaAccessError('Something new', 'WeirdError'));
+  expect(items()).toEqual([
+    { kind: 'error', text: "Access to the microphone or camera was refused. Allow it in your browser's settings for this site." },
+    { kind: 'error', text: 'No microphone or camera was found.' },
+    { kind: 'error', text: 'Could not access the microphone or camera.' },
   ]);
 });
 

@@ -1,4 +1,4 @@
-import { config, i18n, useNotificationsStore, type NotificationKind } from '@messenger/shared';
+import { MediaAccessError, config, errorText, i18n, useNotificationsStore, type NotificationKind } from '@messenger/shared';
 
 /** The call notices of spec §4 and §8. */
 export type CallNoticeKind = 'rejected' | 'busy' | 'alreadyInCall' | 'mediaFailed' | 'screenShareFailed' | 'roomFull' | 'connectionLost';
@@ -26,6 +26,8 @@ function messageOf(error: unknown): string {
  */
 export function callNotice(kind: CallNoticeKind, error?: unknown): number {
   const notice = NOTICES[kind];
+  // The browser's refusal of a device, in the person's language; another error's own text when it has one.
+  if (error instanceof MediaAccessError) return useNotificationsStore.getState().push({ kind: notice.kind, text: errorText(error, notice.key) }, notice.ms);
   const detail = kind === 'mediaFailed' || kind === 'screenShareFailed' ? messageOf(error) : '';
   return useNotificationsStore.getState().push({ kind: notice.kind, text: detail || i18n.t(notice.key) }, notice.ms);
 }

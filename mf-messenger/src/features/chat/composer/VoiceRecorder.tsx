@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { VOICE_BITS_PER_SECOND, VOICE_MIME, acquireMicrophone, releaseStream, useNotificationsStore } from '@messenger/shared';
+import { VOICE_BITS_PER_SECOND, VOICE_MIME, acquireMicrophone, errorText, releaseStream, useNotificationsStore } from '@messenger/shared';
 import { useUploadsStore } from './uploadsStore';
 
 function clock(ms: number): string {
@@ -49,7 +49,8 @@ export function VoiceRecorder({ chatId, onDone }: { chatId: number; onDone: () =
         timer = setInterval(() => setElapsed(performance.now() - startedAt.current), 200);
       })
       .catch((error: unknown) => {
-        useNotificationsStore.getState().push({ kind: 'error', text: error instanceof Error ? error.message : String(error) });
+        // In the person's language: the microphone was refused, missing, busy, or cannot be used on this page.
+        useNotificationsStore.getState().push({ kind: 'error', text: errorText(error, 'common:media.failed') });
         done.current();
       });
     return () => {
