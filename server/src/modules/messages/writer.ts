@@ -551,9 +551,14 @@ export class MessageWriter {
       replyIds.size === 0
         ? []
         : await tx.query<{ id: number; chat_id: number; sender_id: number; type: SendableType; text: string } & Partial<FileLookup>>(
-            `SELECT msg.id, msg.chat_id, msg.sender_id, msg.type, msg.text, f.path, f.original_name, f.mime, f.size
-               FROM messages msg LEFT JOIN files f ON f.path = msg.file_path
-              WHERE msg.id = ANY($1::bigint[]) AND msg.deleted_at IS NULL AND (msg.expires_at IS NULL OR msg.expires_at > now())`,
+            // A message deleted or expired since the reply was begun is still quoted, blank ("Deleted message"),
+            // as every reply to it shows it from then on: the reply is not refused for what the sender could not see.
+            `SELECT msg.id, msg.chat_id, msg.sender_id, msg.type,
+                    CASE WHEN live THEN msg.text ELSE '' END AS text,
+                    CASE WHEN live THEN f.path END AS path, f.original_name, f.mime, f.size
+               FROM messages msg LEFT JOIN files f ON f.path = msg.file_path,
+                    LATERAL (SELECT msg.deleted_at IS NULL AND (msg.expires_at IS NULL OR msg.expires_at > now()) AS live) state
+              WHERE msg.id = ANY($1::bigint[])`,
             [[...replyIds]],
           );
     const forwards =
