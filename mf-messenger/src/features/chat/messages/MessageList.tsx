@@ -6,8 +6,27 @@ import { MessageBubble } from './MessageBubble';
 import { useChatUiStore } from '../chatUiStore';
 
 /** Above the oldest loaded message; always the same height, so showing "loading" never moves the messages. */
-function ListTop({ context }: { context?: { loading: boolean; label: string } }) {
-  return <div className="msg-list-top">{context?.loading && <span className="msg-loading-older">{context.label}</span>}</div>;
+interface ListTopContext {
+  loading: boolean;
+  label: string;
+  /** An older page failed to load: said so, with a way to try again (scrolling up does not ask again by itself). */
+  failed: { text: string; retry: string; onRetry: () => void } | null;
+}
+
+function ListTop({ context }: { context?: ListTopContext }) {
+  return (
+    <div className="msg-list-top">
+      {context?.loading && <span className="msg-loading-older">{context.label}</span>}
+      {!context?.loading && context?.failed && (
+        <p className="ui-error" role="alert">
+          {context.failed.text}{' '}
+          <button type="button" className="ui-link-button" onClick={context.failed.onRetry}>
+            {context.failed.retry}
+          </button>
+        </p>
+      )}
+    </div>
+  );
 }
 
 /**
@@ -310,7 +329,11 @@ export function MessageList({ chat, highlight }: MessageListProps) {
         atBottomThreshold={BOTTOM_PX}
         increaseViewportBy={{ top: 400, bottom: 200 }}
         components={{ Header: ListTop }}
-        context={{ loading: thread.loading, label: t('chat.loadingOlder') }}
+        context={{
+          loading: thread.loading,
+          label: t('chat.loadingOlder'),
+          failed: thread.error ? { text: t('chat.loadFailed'), retry: t('common:actions.retry'), onRetry: loadOlder } : null,
+        }}
       />
       {!atBottom && (
         <button

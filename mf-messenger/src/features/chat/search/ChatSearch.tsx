@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon, chatsApi, clampCharacters, config } from '@messenger/shared';
+import { Icon, chatsApi, clampCharacters, config, errorText } from '@messenger/shared';
 import { useChatUiStore } from '../chatUiStore';
 
 /** How long typing must pause before the search runs. */
@@ -15,6 +15,8 @@ export function ChatSearch({ chatId, query, onQuery, onClose }: { chatId: number
   const focusMessage = useChatUiStore((state) => state.focusMessage);
   const [hits, setHits] = useState<number[] | null>(null);
   const [current, setCurrent] = useState(0);
+  /** Why the last search failed (offline, refused): never shown as "no matches". */
+  const [failure, setFailure] = useState<string | null>(null);
 
   useEffect(() => {
     const needle = query.trim();
@@ -25,11 +27,16 @@ export function ChatSearch({ chatId, query, onQuery, onClose }: { chatId: number
         .search(chatId, needle)
         .then((ids) => {
           if (cancelled) return;
+          setFailure(null);
           setHits(ids);
           setCurrent(0);
           if (ids[0] !== undefined) focusMessage(chatId, ids[0]);
         })
-        .catch(() => !cancelled && setHits([]));
+        .catch((error: unknown) => {
+          if (cancelled) return;
+          setHits(null);
+          setFailure(errorText(error, 'messenger:chat.searchFailed'));
+        });
     }, DEBOUNCE_MS);
     return () => {
       cancelled = true;
@@ -55,7 +62,10 @@ export function ChatSearch({ chatId, query, onQuery, onClose }: { chatId: number
         autoFocus
         onChange={(event) => {
           onQuery(clampCharacters(event.target.value, config.searchMax));
-          if (!event.target.value.trim()) setHits(null);
+          if (!event.target.value.trim()) {
+            setHits(null);
+            setFailure(null);
+          }
         }}
         onKeyDown={(event) => {
           if (event.key === 'Enter') go(event.shiftKey ? -1 : 1);
@@ -63,7 +73,13 @@ export function ChatSearch({ chatId, query, onQuery, onClose }: { chatId: number
         }}
       />
       <span className="msg-search-count" role="status">
-        {query.trim() && hits ? (found > 0 ? t('chat.searchPosition', { current: current + 1, total: found }) : t('chat.searchNone')) : ''}
+        {query.trim() && failure
+          ? failure
+          : query.trim() && hits
+            ? found > 0
+              ? t('chat.searchPosition', { current: current + 1, total: found })
+              : t('chat.searchNone')
+            : ''}
       </span>
       <button type="button" className="ui-icon-button" aria-label={t('chat.searchOlder')} disabled={found === 0} onClick={() => go(1)}>
         <Icon name="up" />
