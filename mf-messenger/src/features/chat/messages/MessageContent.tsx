@@ -31,7 +31,16 @@ export function MessageContent({ message }: { message: ChatMessage }) {
       <div className="msg-media-placeholder" role="img" aria-label={file.name} />
     );
   }
-  if (message.type === 'audio') return <VoicePlayer url={url} durationMs={message.meta.duration_ms} label={t('chat.voiceMessage')} />;
+  if (message.type === 'audio') {
+    // A recorded voice message carries its length; an attached audio file (no length) is named by its file.
+    if (message.meta.duration_ms !== undefined) return <VoicePlayer url={url} durationMs={message.meta.duration_ms} label={t('chat.voiceMessage')} />;
+    return (
+      <div className="msg-audio-file">
+        <span className="msg-document-name">{file.name}</span>
+        <VoicePlayer url={url} label={file.name} />
+      </div>
+    );
+  }
   return (
     <div className="msg-document">
       <span className="msg-document-icon">

@@ -16,7 +16,9 @@ export function VoicePlayer({ url, durationMs, label }: { url: string | null; du
   const audio = useRef<HTMLAudioElement>(null);
   const [playing, setPlaying] = useState(false);
   const [position, setPosition] = useState(0);
-  const duration = durationMs ?? 0;
+  /** The file's own length, for audio that came without one (an attached file, not a recording). */
+  const [fileDuration, setFileDuration] = useState<number | null>(null);
+  const duration = durationMs ?? fileDuration ?? 0;
 
   useEffect(() => {
     const element = audio.current;
@@ -26,13 +28,23 @@ export function VoicePlayer({ url, durationMs, label }: { url: string | null; du
       setPlaying(false);
       setPosition(0);
     };
+    const onPause = () => setPlaying(false);
+    const onPlay = () => setPlaying(true);
+    // Chrome's WebM recordings say Infinity until played through; a real file says its length up front.
+    const onDuration = () => setFileDuration(Number.isFinite(element.duration) ? element.duration * 1000 : null);
     element.addEventListener('timeupdate', onTime);
     element.addEventListener('ended', onEnd);
-    element.addEventListener('pause', () => setPlaying(false));
-    element.addEventListener('play', () => setPlaying(true));
+    element.addEventListener('pause', onPause);
+    element.addEventListener('play', onPlay);
+    element.addEventListener('loadedmetadata', onDuration);
+    element.addEventListener('durationchange', onDuration);
     return () => {
       element.removeEventListener('timeupdate', onTime);
       element.removeEventListener('ended', onEnd);
+      element.removeEventListener('pause', onPause);
+      element.removeEventListener('play', onPlay);
+      element.removeEventListener('loadedmetadata', onDuration);
+      element.removeEventListener('durationchange', onDuration);
     };
   }, [url]);
 
