@@ -13,7 +13,18 @@ export function UploadProgress({ chatId }: { chatId: number }) {
       {uploads.map((upload) => (
         <li key={upload.id} className="msg-upload">
           <span className="msg-upload-name">{upload.name}</span>
-          <progress max={1} value={upload.progress} aria-label={t('upload.progress', { name: upload.name })} />
+          {upload.failed ? (
+            <>
+              <span className="ui-error" role="alert">
+                {upload.failed}
+              </span>
+              <button type="button" className="ui-button" onClick={upload.retry} aria-label={t('upload.retryOf', { name: upload.name })}>
+                {t('common:actions.retry')}
+              </button>
+            </>
+          ) : (
+            <progress max={1} value={upload.progress} aria-label={t('upload.progress', { name: upload.name })} />
+          )}
           <button type="button" className="ui-button" onClick={upload.cancel} aria-label={t('upload.cancelOf', { name: upload.name })}>
             {t('upload.cancel')}
           </button>

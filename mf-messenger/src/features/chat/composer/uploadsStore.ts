@@ -20,6 +20,9 @@ export interface Upload {
   /** 0…1 */
   progress: number;
   cancel: () => void;
+  /** Why the upload failed; the file is kept (a voice message could not be recorded again) until retried or discarded. */
+  failed?: string;
+  retry?: () => void;
 }
 
 /** Picture types shown inline; anything else (SVG included) travels as a document. */
@@ -48,7 +51,10 @@ let nextId = 1;
 
 interface UploadsState {
   uploads: Upload[];
-  /** Uploads a file with progress, then sends it to the chat (as a reply, if one is being written). */
+  /**
+   * Uploads a file with progress, then sends it to the chat — as a reply to the message being replied to when it
+   * started (the reply bar is then closed). A failed upload stays in the list with Try again and Cancel.
+   */
   start(chatId: number, file: File, extra?: { meta?: MessageMeta; type?: Exclude<MessageType, 'call' | 'text'> }): Promise<void>;
 }
 
@@ -57,27 +63,35 @@ export const useUploadsStore = create<UploadsState>((set) => ({
   uploads: [],
   start: async (chatId, file, extra = {}) => {
     const role = useAuthStore.getState().user?.role ?? 0;
-    const controller = new AbortController();
     const id = nextId++;
+    const replyTo = useChatUiStore.getState().replyTo[chatId];
+    if (replyTo) useChatUiStore.getState().setReplyTo(chatId, undefined);
     const update = (change: Partial<Upload>) =>
       set((state) => ({ uploads: state.uploads.map((upload) => (upload.id === id ? { ...upload, ...change } : upload)) }));
-    set((state) => ({ uploads: [...state.uploads, { id, chatId, name: file.name, progress: 0, cancel: () => controller.abort() }] }));
-    try {
-      const type = extra.type ?? messageTypeFor(file.type);
-      const meta = extra.meta ?? (type === 'image' ? await imageSize(file) : {});
-      const stored = await uploadFile(file, role, { signal: controller.signal, onProgress: (progress) => update({ progress }) });
-      // Cancelled as the upload ended: the person said not to send it, so it is not sent.
-      if (controller.signal.aborted) return;
-      const replyTo = useChatUiStore.getState().replyTo[chatId];
-      sendMessage({ chatId, type, file: stored, meta, replyTo });
-      useChatUiStore.getState().setReplyTo(chatId, undefined);
-    } catch (error) {
-      if ((error as Error).name === 'AbortError') return;
-      const tooLarge = error instanceof ApiError && error.status === 413;
-      const text = tooLarge ? i18n.t('messenger:upload.sizeError', { maxSize: uploadLimitMb(role) }) : errorText(error, 'messenger:upload.generalError');
-      useNotificationsStore.getState().push({ kind: 'error', text });
-    } finally {
-      set((state) => ({ uploads: state.uploads.filter((upload) => upload.id !== id) }));
-    }
+    const remove = () => set((state) => ({ uploads: state.uploads.filter((upload) => upload.id !== id) }));
+
+    const attempt = async (): Promise<void> => {
+      const controller = new AbortController();
+      update({ progress: 0, failed: undefined, retry: undefined, cancel: () => controller.abort() });
+      try {
+        const type = extra.type ?? messageTypeFor(file.type);
+        const meta = extra.meta ?? (type === 'image' ? await imageSize(file) : {});
+        const stored = await uploadFile(file, role, { signal: controller.signal, onProgress: (progress) => update({ progress }) });
+        // Cancelled as the upload ended: the person said not to send it, so it is not sent.
+        if (controller.signal.aborted) return remove();
+        sendMessage({ chatId, type, file: stored, meta, replyTo });
+        remove();
+      } catch (error) {
+        if ((error as Error).name === 'AbortError') return remove();
+        if (error instanceof ApiError && error.status === 413) {
+          // Too large: trying again cannot help.
+          useNotificationsStore.getState().push({ kind: 'error', text: i18n.t('messenger:upload.sizeError', { maxSize: uploadLimitMb(role) }) });
+          return remove();
+        }
+        update({ failed: errorText(error, 'messenger:upload.generalError'), retry: () => void attempt(), cancel: remove });
+      }
+    };
+    set((state) => ({ uploads: [...state.uploads, { id, chatId, name: file.name, progress: 0, cancel: () => undefined }] }));
+    await attempt();
   },
 }));
