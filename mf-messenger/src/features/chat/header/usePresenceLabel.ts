@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useReducer } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { formatMessageTime, useConnectionStore, usePresenceStore, useSettingsStore, type Presence } from '@messenger/shared';
@@ -31,5 +31,13 @@ export function usePresenceLabel(userId: number | null): string | null {
   useEffect(() => {
     if (userId !== null && connected) void usePresenceStore.getState().load(userId);
   }, [userId, connected]);
+  // "Just now" becomes "at 14:05", and today yesterday, as time passes with no new signal: worked out again each minute.
+  const [, tick] = useReducer((count: number) => count + 1, 0);
+  const ageing = presence?.status === 'offline' && presence.last_seen_at !== null;
+  useEffect(() => {
+    if (!ageing) return;
+    const timer = setInterval(tick, MINUTE_MS);
+    return () => clearInterval(timer);
+  }, [ageing]);
   return presence ? presenceLabel(presence, t, language) : null;
 }
