@@ -282,6 +282,38 @@ describe('calls', () => {
     assert.equal(running.body.call_id, again.call.id);
   });
 
+  it('a decline from another tab of the callee, once the call is answered, leaves the call going', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    await call(server, anna, chatId);
+    const meets = [await join(server, anna, chatId), await join(server, boris, chatId)];
+    await until(() => Object.keys(meets[0]!.participantFrames().at(-1) ?? {}).length === 2, 'both in the room');
+    // Boris's other tab still rang; he declines there to stop it.
+    const declined = await request(server, 'POST', '/meet/reject', { token: boris.token, body: { chat_id: chatId } });
+    assert.equal(declined.status, 200);
+    assert.equal((await request(server, 'GET', `/chat/call-id?chat_id=${chatId}`, { token: anna.token })).status, 200, 'the call goes on');
+    assert.equal(meets[0]!.frames('ended').length, 0);
+    for (const meet of meets) await meet.close();
+  });
+
+  it('whoever started a group call others answered is free for another call once out of it', async () => {
+    const [anna, boris, carl, dan] = [await signUp(server), await signUp(server), await signUp(server), await signUp(server)];
+    const groupId = await group(server, anna, [boris, carl]);
+    await call(server, anna, groupId);
+    const meets = [await join(server, boris, groupId), await join(server, carl, groupId)];
+    await until(() => Object.keys(meets[0]!.participantFrames().at(-1) ?? {}).length === 2, 'two in the room');
+    // Anna is not in the room (she never joined, or left): she may call Dan, and Dan her.
+    const withDan = await privateChat(server, anna, dan);
+    const started = await call(server, anna, withDan);
+    assert.equal(started.busy, false);
+    assert.equal((await hang(server, anna, withDan)).type, 'hung');
+    const back = await call(server, dan, withDan);
+    assert.equal(back.busy, false, 'Anna is not busy');
+    assert.equal((await hang(server, dan, withDan)).type, 'hung');
+    for (const meet of meets) await meet.close();
+  });
+
   // On PGlite the database runs in this process, on its clock: a node's clock cannot be off from it there.
   it('a call whose message expired while it rang ends without showing that message again', { skip: testDatabase !== 'postgres' }, async () => {
     const anna = await signUp(server);

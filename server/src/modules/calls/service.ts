@@ -263,8 +263,9 @@ export class CallsService {
   async reject(userId: number, chatId: number): Promise<{ rejected: boolean }> {
     const call = await this.requireRunning(userId, chatId);
     const [chat] = await this.db.query<{ chat_type: string }>('SELECT chat_type FROM chats WHERE id = $1', [chatId]);
-    if (chat?.chat_type === 'private' && call.caller_id !== userId) {
-      await this.end(call.id, 'rejected', { rejectedBy: userId });
+    // A call already answered (on another tab or device of theirs, which rang too) is not declined: it goes on.
+    if (chat?.chat_type === 'private' && call.caller_id !== userId && !call.connected) {
+      await this.end(call.id, 'rejected', { rejectedBy: userId, unansweredOnly: true });
     }
     return { rejected: true };
   }
@@ -507,9 +508,12 @@ export class CallsService {
   /** The call a person may upload a recording chunk of (by its message), or null when they may not. */
   async recordableCall(userId: number, chatId: number, messageId: number): Promise<number | null> {
     const rows = await this.db.query<{ id: number }>(
+      // Someone still in the chat, who is in the call or left it within the grace (the last chunk comes at hang-up).
       `SELECT k.id FROM calls k JOIN call_participants p ON p.call_id = k.id AND p.user_id = $1
         WHERE k.chat_id = $2 AND k.message_id = $3 AND k.recording
-          AND (k.ended_at IS NULL OR k.ended_at > now() - make_interval(secs => $4))`,
+          AND (k.ended_at IS NULL OR k.ended_at > now() - make_interval(secs => $4))
+          AND (p.left_at IS NULL OR p.left_at > now() - make_interval(secs => $4))
+          AND EXISTS (SELECT 1 FROM chat_members m WHERE m.chat_id = k.chat_id AND m.user_id = $1)`,
       [userId, chatId, messageId, RECORDING_GRACE_SECONDS],
     );
     return rows[0]?.id ?? null;
@@ -584,7 +588,7 @@ export class CallsService {
    * Ends a running call once: its record, `hang` to every member (and `call-rejected` to the caller when
    * declined), then the room and its sockets.
    */
-  async end(callId: number, reason: EndReason, options: { rejectedBy?: number } = {}): Promise<void> {
+  async end(callId: number, reason: EndReason, options: { rejectedBy?: number; unansweredOnly?: boolean } = {}): Promise<void> {
     this.clearRingTimer(callId);
     for (const userId of [...(this.away.get(callId)?.keys() ?? [])]) this.clearAway(callId, userId);
     const ended = await this.db.transaction(async (tx) => {
@@ -593,9 +597,10 @@ export class CallsService {
       const [running] = await tx.query<{ chat_id: number }>('SELECT chat_id FROM calls WHERE id = $1 AND ended_at IS NULL', [callId]);
       if (!running) return null;
       await lockChat(tx, running.chat_id);
+      // A decline or a ring timeout ends only a call nobody has answered: one answered meanwhile goes on.
       const [call] = await tx.query<CallRow>(
-        `UPDATE calls SET ended_at = now(), status = $2 WHERE id = $1 AND ended_at IS NULL RETURNING ${CALL_COLUMNS}`,
-        [callId, reason],
+        `UPDATE calls SET ended_at = now(), status = $2 WHERE id = $1 AND ended_at IS NULL AND NOT ($3 AND connected) RETURNING ${CALL_COLUMNS}`,
+        [callId, reason, options.unansweredOnly === true],
       );
       if (!call) return null;
       await tx.query('UPDATE call_participants SET left_at = now() WHERE call_id = $1 AND left_at IS NULL', [callId]);
@@ -649,7 +654,7 @@ export class CallsService {
       this.ringTimers.delete(callId);
       void this.db
         .query<{ connected: boolean }>('SELECT connected FROM calls WHERE id = $1 AND ended_at IS NULL', [callId])
-        .then(([call]) => (call && !call.connected ? this.end(callId, 'missed') : undefined))
+        .then(([call]) => (call && !call.connected ? this.end(callId, 'missed', { unansweredOnly: true }) : undefined))
         .catch((error: unknown) => this.log.error({ err: error }, 'ring timeout failed'));
     }, this.config.ringSeconds * 1000);
     timer.unref();
@@ -672,12 +677,16 @@ export class CallsService {
     return rows[0];
   }
 
-  /** In a call: calling someone who has not answered yet, or in a running call's room. */
+  /**
+   * In a call: calling someone who has not answered yet, or in a running call's room. Whoever started a call that
+   * others answered and then left it is free again, though the call goes on without them.
+   */
   private async inCall(tx: Tx, userId: number): Promise<boolean> {
     const rows = await tx.query(
       `SELECT 1 FROM calls k
         WHERE k.ended_at IS NULL
-          AND (k.caller_id = $1 OR EXISTS (SELECT 1 FROM call_participants p WHERE p.call_id = k.id AND p.user_id = $1 AND p.left_at IS NULL))
+          AND ((k.caller_id = $1 AND NOT k.connected)
+               OR EXISTS (SELECT 1 FROM call_participants p WHERE p.call_id = k.id AND p.user_id = $1 AND p.left_at IS NULL))
         LIMIT 1`,
       [userId],
     );
