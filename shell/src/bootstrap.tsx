@@ -5,7 +5,7 @@ import { App } from './app/App';
 import { preloadRemote } from './remotes/RemoteSlot';
 import { Remotes } from './remotes/registry';
 import { registerServiceWorker } from './notifications/useServiceWorker';
-import { api, startSession, stopSession, tokenStorage } from '@messenger/shared';
+import { api, startSession, stopSession, tokenStorage, watchSessionCookies } from '@messenger/shared';
 import './styles/global.css';
 
 // A meeting tab (an accepted call) fetches its remote while the session is checked, not after: every
@@ -14,6 +14,8 @@ if (window.location.pathname.startsWith('/meet/')) void preloadRemote(Remotes.ca
 // When the API client gives up on the session (refresh refused), everything of it goes; the route guard then
 // sends the person to /login (spec §8). Set before anything below can ask the server.
 api.setSessionEndedHandler(() => stopSession());
+// Another tab that signs out, or in as someone else, takes this tab's session with it (the cookies are shared).
+watchSessionCookies();
 // A signed-in visit to the chats starts what its first screen needs now, beside the strings rather than after
 // them: the person's state (painted from this browser's cache when there is one — issue 13's warm start) and the
 // messenger remote's chat list. The session gate shows a failure here and retries it.

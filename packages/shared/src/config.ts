@@ -26,6 +26,8 @@ export const config = {
   incomingCallAutoCloseMs: 60_000,
   callRejectedNoticeMs: 5_000,
   expiryCheckMs: 1_000,
+  /** How often a tab checks that the sign-in cookies still belong to the person it shows (another tab may change them). */
+  sessionCookieCheckMs: 3_000,
   historyRefreshAfterHangMs: 1_000,
   socketNormalCloseCode: 1000,
   socketManualCloseReason: 'Manual close',

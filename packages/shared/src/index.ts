@@ -32,7 +32,7 @@ export { takeMeetingHeadStart, discardMeetingHeadStart, type MeetingHeadStart } 
 export { MeetingConnection, type MeetingEnd, type MeetingHandlers, type OutgoingMedia } from './calls/meeting-connection';
 export { markCallStage, type CallStage } from './calls/stages';
 export { useMessagesStore, type ChatThread, type MessagesState } from './stores/messages';
-export { startSession, beginSession, stopSession, signOut } from './services/session';
+export { startSession, beginSession, stopSession, signOut, watchSessionCookies } from './services/session';
 export { usePushStore, syncPush, type PushStatus } from './services/push';
 export { sendMessage, sendText, notifyTyping, forwardMessage, retrySend, discardUnsent, restoreOutbox, type NewMessage } from './services/messaging';
 export { uploadFile, uploadLimitMb, type UploadOptions } from './api/upload';

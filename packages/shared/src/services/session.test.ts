@@ -8,7 +8,7 @@ import type { Me } from '../model/types';
 import { useMessagesStore } from '../stores/messages';
 import type { FlowEvent } from '../model/events';
 import { storedMessage } from '../testing/messages';
-import { applyFlowEvent, startSession, stopSession } from './session';
+import { applyFlowEvent, followSessionCookies, startSession, stopSession } from './session';
 
 jest.mock('./sockets', () => ({
   createFlowClient: () => ({ start: jest.fn(), stop: jest.fn() }),
@@ -81,4 +81,21 @@ test('a chat-deleted event (I left or was removed) drops the chat and its messag
   applyFlowEvent({ seq: 11, event_type: 'chat-deleted', additional_info: { chat_id: 4 } } as FlowEvent);
   expect(useChatsStore.getState().chats).toEqual([]);
   expect(useMessagesStore.getState().threads[4]).toBeUndefined();
+});
+
+test('a tab follows the shared sign-in cookies: signed out or signed in as someone else elsewhere, it drops what it shows', () => {
+  useAuthStore.getState().setUser(ME);
+  useChatsStore.setState({ chats: [{ id: 1 } as never] });
+  followSessionCookies();
+  expect(useAuthStore.getState().user).toEqual(ME); // still this person's cookies: nothing changes
+  signIn(ME.id + 1); // another tab signed in as someone else
+  followSessionCookies();
+  expect(useAuthStore.getState().user).toBeNull();
+  expect(useChatsStore.getState().chats).toEqual([]);
+  expect(useAuthStore.getState().hasSession).toBe(true); // the gate starts the other person's session
+  useAuthStore.getState().setUser(ME);
+  tokenStorage.clear(); // another tab signed out
+  followSessionCookies();
+  expect(useAuthStore.getState().user).toBeNull();
+  expect(useAuthStore.getState().hasSession).toBe(false);
 });

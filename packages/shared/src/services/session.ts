@@ -220,6 +220,44 @@ export function beginSession(tokens: JwtInfo): void {
   stopSession();
   tokenStorage.save(tokens);
   useAuthStore.getState().setHasSession(true);
+  tellOtherTabs();
+}
+
+/** Tells this browser's other tabs that the sign-in changed (they then follow it: `followSessionCookies`). */
+const SESSION_CHANNEL = 'messenger-session';
+function tellOtherTabs(): void {
+  if (typeof BroadcastChannel === 'undefined') return;
+  const channel = new BroadcastChannel(SESSION_CHANNEL);
+  channel.postMessage('changed');
+  channel.close();
+}
+
+/**
+ * The sign-in lives in cookies every tab of this browser shares: another tab may sign out, or sign in as someone
+ * else. Then this tab must not go on showing its person's chats, nor keep their sockets and notifications: it
+ * drops the session it shows, and follows the cookies (to the sign-in page, or to the other person's session).
+ */
+export function followSessionCookies(): void {
+  const shown = useAuthStore.getState().user?.id;
+  if (shown === undefined) return;
+  const holder = tokenUserId(tokenStorage.access);
+  if (!tokenStorage.hasSession() || (holder !== null && holder !== shown)) stopSession();
+}
+
+/** Checks the cookies when another tab says they changed, when this tab comes back into view, and every few seconds. */
+export function watchSessionCookies(): () => void {
+  const check = () => followSessionCookies();
+  const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(SESSION_CHANNEL);
+  channel?.addEventListener('message', check);
+  window.addEventListener('focus', check);
+  document.addEventListener('visibilitychange', check);
+  const timer = setInterval(check, config.sessionCookieCheckMs);
+  return () => {
+    channel?.close();
+    window.removeEventListener('focus', check);
+    document.removeEventListener('visibilitychange', check);
+    clearInterval(timer);
+  };
 }
 
 /** Stops live connections and forgets everything of the session in memory. Tokens are the caller's business. */
@@ -267,4 +305,5 @@ export function signOut(): void {
   if (me) drafts.clear(me);
   tokenStorage.clear();
   stopSession();
+  tellOtherTabs();
 }
