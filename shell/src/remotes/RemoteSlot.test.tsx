@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initI18n } from '../i18n';
 import { RemoteSlot, preloadRemote } from './RemoteSlot';
@@ -48,4 +48,22 @@ test('a slot shows a loading state until its remote arrives', async () => {
   arrive({ default: () => <p>Files</p> });
   expect(await screen.findByText('Files')).toBeInTheDocument();
   expect(screen.queryByRole('status')).not.toBeInTheDocument();
+});
+
+test('a quiet slot that failed says so to its owner, and one mounted later asks for the remote again', async () => {
+  const load = jest.mocked(loadExposed);
+  load.mockRejectedValueOnce(new Error('remote down'));
+  load.mockResolvedValueOnce({ default: () => <p>Incoming call</p> });
+  jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  const failed = jest.fn();
+
+  const first = render(<RemoteSlot remote="mf_calls" module="CallLayer" quiet onFailed={failed} />);
+  await waitFor(() => expect(failed).toHaveBeenCalledTimes(1));
+  expect(first.container).toBeEmptyDOMElement();
+  first.unmount();
+
+  // The next call: the overlay mounts again and loads the remote, rather than showing the cached failure.
+  render(<RemoteSlot remote="mf_calls" module="CallLayer" quiet onFailed={failed} />);
+  expect(await screen.findByText('Incoming call')).toBeInTheDocument();
+  expect(failed).toHaveBeenCalledTimes(1);
 });

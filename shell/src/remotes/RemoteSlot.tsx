@@ -1,4 +1,4 @@
-import { Component, useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { Component, useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { translationsReady } from '@messenger/shared';
 import { loadExposed, type RemoteName } from './registry';
@@ -51,6 +51,8 @@ interface RemoteSlotProps<P extends object> {
   props?: P;
   /** An overlay rather than a page part: nothing shows while it loads, and a failure shows nothing either. */
   quiet?: boolean;
+  /** Told when the remote could not be loaded (a quiet slot's owner then says so its own way). */
+  onFailed?: () => void;
 }
 
 type Loaded = { default: ComponentType<object> };
@@ -61,6 +63,16 @@ type Load = { promise: Promise<Loaded>; loaded?: Loaded };
  * renders it in its first render. A failed attempt stays failed; a retry is a new attempt.
  */
 const loads = new Map<string, Load>();
+/**
+ * The last attempt that failed, per remote and module: a slot mounted later starts after it, so a remote that was
+ * down is asked again (an overlay such as the call layer mounts afresh for each call, and has no Retry button).
+ */
+const lastFailed = new Map<string, number>();
+
+function firstAttempt(remote: RemoteName, module: string): number {
+  const failed = lastFailed.get(`${remote}/${module}`);
+  return failed === undefined ? 0 : failed + 1;
+}
 
 function startLoad(remote: RemoteName, module: string, attempt: number): Load {
   const key = `${remote}/${module}#${attempt}`;
@@ -74,7 +86,7 @@ function startLoad(remote: RemoteName, module: string, attempt: number): Load {
     const started: Load = { promise };
     started.promise.then(
       (loaded) => (started.loaded = loaded),
-      () => undefined, // the slot that awaits it shows the failure
+      () => lastFailed.set(`${remote}/${module}`, Math.max(attempt, lastFailed.get(`${remote}/${module}`) ?? -1)), // the slot shows it
     );
     loads.set(key, started);
     load = started;
@@ -126,9 +138,16 @@ function useExposed(remote: RemoteName, module: string, attempt: number): { comp
  * One exposed component of a remote, loaded at run time. If the remote cannot be loaded (or throws), only this
  * slot shows a translated fallback with a retry button; the rest of the shell keeps working.
  */
-export function RemoteSlot<P extends object>({ remote, module, props, quiet = false }: RemoteSlotProps<P>) {
-  const [attempt, setAttempt] = useState(0);
+export function RemoteSlot<P extends object>({ remote, module, props, quiet = false, onFailed }: RemoteSlotProps<P>) {
+  const [attempt, setAttempt] = useState(() => firstAttempt(remote, module));
   const { component: Exposed, failed } = useExposed(remote, module, attempt);
+  const told = useRef(onFailed);
+  useEffect(() => {
+    told.current = onFailed;
+  }, [onFailed]);
+  useEffect(() => {
+    if (failed) told.current?.();
+  }, [failed]);
   const fallback = quiet ? null : <RemoteFallback onRetry={() => setAttempt((n) => n + 1)} />;
   if (failed) return fallback;
   if (!Exposed) return quiet ? null : <RemoteLoading />;
