@@ -7,6 +7,9 @@ let context: AudioContext | null = null;
 export function playNotificationSound(): void {
   try {
     context ??= new AudioContext();
+    // Made before the person's first click or key (a reloaded tab), it starts suspended and stays so unless asked:
+    // asked at every sound, it plays once the page has been used, rather than never.
+    if (context.state === 'suspended') void context.resume().catch(() => undefined);
     const now = context.currentTime;
     for (const [offset, frequency] of [
       [0, 880],

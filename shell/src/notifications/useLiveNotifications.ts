@@ -76,10 +76,34 @@ export function useLiveNotifications(): void {
     };
     return eventBus.on('event', onEvent);
   }, [navigate]);
+
+  // Signed out (here or in another tab): the person's messages leave the system tray too — the next person at this
+  // computer must not read them there, nor be taken into their chats by a click.
+  useEffect(
+    () =>
+      useAuthStore.subscribe((state, previous) => {
+        if (previous.user && !state.user) closeSystemNotifications();
+      }),
+    [],
+  );
 }
 
 /** System notifications still showing, by the message they show (closed when it is deleted). */
 const desktopNotifications = new Map<number, Notification>();
+/** Every system notification this page showed and that is still open. */
+const shownNotifications = new Set<Notification>();
+
+function closeSystemNotifications(): void {
+  for (const notification of shownNotifications) notification.close();
+  shownNotifications.clear();
+  desktopNotifications.clear();
+  // Those the service worker showed for Web Push while no tab was open.
+  void navigator.serviceWorker
+    ?.getRegistration()
+    .then((registration) => registration?.getNotifications())
+    .then((shown) => shown?.forEach((notification) => notification.close()))
+    .catch(() => undefined);
+}
 
 /** While the tab is hidden, a system notification too (if the person allowed it in their profile). */
 function showDesktopNotification(
@@ -90,10 +114,12 @@ function showDesktopNotification(
   const title = [item.sender, item.group].filter(Boolean).join(' · ') || i18n.t('shell:appName');
   const notification = new Notification(title, { body: item.text, tag: item.chat ? `chat-${item.chat.id}` : undefined });
   const messageId = item.messageId;
-  if (messageId !== undefined) {
-    desktopNotifications.set(messageId, notification);
-    notification.onclose = () => desktopNotifications.delete(messageId);
-  }
+  shownNotifications.add(notification);
+  if (messageId !== undefined) desktopNotifications.set(messageId, notification);
+  notification.onclose = () => {
+    shownNotifications.delete(notification);
+    if (messageId !== undefined && desktopNotifications.get(messageId) === notification) desktopNotifications.delete(messageId);
+  };
   notification.onclick = () => {
     window.focus();
     if (item.chat) navigate(`/${item.chat.id}`);
