@@ -18,6 +18,8 @@ test('an admin blocks someone: their open app is signed out at once and signing 
   await blocked.click();
   await expect(blocked).toBeChecked();
   await expect(boris.getByLabel('Phone number')).toBeVisible();
+  // Told why, not left at a blank sign-in page (spec §8).
+  await expect(boris.getByRole('alert')).toContainText('This account is blocked.');
 
   const signIn = async () => {
     await boris.getByLabel('Phone number').fill(borisPhone);

@@ -6,6 +6,8 @@ import { preloadRemote } from './remotes/RemoteSlot';
 import { Remotes } from './remotes/registry';
 import { registerServiceWorker } from './notifications/useServiceWorker';
 import { api, startSession, stopSession, tokenStorage, watchSessionCookies } from '@messenger/shared';
+import { useLoginStore } from './login/useLoginStore';
+import { loginErrorText } from './login/login-errors';
 import './styles/global.css';
 
 // A meeting tab (an accepted call) fetches its remote while the session is checked, not after: every
@@ -13,7 +15,11 @@ import './styles/global.css';
 if (window.location.pathname.startsWith('/meet/')) void preloadRemote(Remotes.calls, 'MeetingPage');
 // When the API client gives up on the session (refresh refused), everything of it goes; the route guard then
 // sends the person to /login (spec §8). Set before anything below can ask the server.
-api.setSessionEndedHandler(() => stopSession());
+api.setSessionEndedHandler((reason) => {
+  stopSession();
+  // Blocked while signed in: the sign-in page says so (spec §8), rather than a blank phone step.
+  useLoginStore.getState().sessionEnded(reason ? (loginErrorText(reason) ?? null) : null);
+});
 // Another tab that signs out, or in as someone else, takes this tab's session with it (the cookies are shared).
 watchSessionCookies();
 // A signed-in visit to the chats starts what its first screen needs now, beside the strings rather than after

@@ -154,3 +154,12 @@ test('the resend countdown is the spec’s 60 s every time, however long the per
     jest.useRealTimers();
   }
 });
+
+test('a session ended because the person was blocked says so on the sign-in page, until a new sign-in begins', async () => {
+  mockFetch({ 'POST /api/auth/send-code': { body: { sent: true, is_manager: false, password_set: false, resend_after: 60 } } });
+  act(() => useLoginStore.getState().sessionEnded('This account is blocked. Contact support if you think this is a mistake.'));
+  renderLogin();
+  expect(screen.getByRole('alert')).toHaveTextContent('This account is blocked.');
+  act(() => useLoginStore.getState().codeSent('+4915112345678', false, Date.now() + 60_000));
+  expect(screen.queryByText(/This account is blocked/)).not.toBeInTheDocument();
+});

@@ -14,6 +14,7 @@ import { PasswordStep } from './PasswordStep';
 export function LoginPage() {
   const { t } = useTranslation('shell');
   const step = useLoginStore((state) => state.step);
+  const endedBecause = useLoginStore((state) => state.endedBecause);
   const hasSession = useAuthStore((state) => state.hasSession);
   const invited = Boolean((useLocation().state as { invited?: boolean } | null)?.invited);
   if (hasSession && step !== 'profile') return <Navigate to="/" replace state={{ refresh: true }} />;
@@ -23,6 +24,11 @@ export function LoginPage() {
         <div className="shell-login-logo" aria-hidden="true" />
         <h1>{t('login.title')}</h1>
         {invited && step === 'phone' && <p className="shell-login-note">{t('login.invited')}</p>}
+        {endedBecause && step === 'phone' && (
+          <p className="ui-error" role="alert">
+            {endedBecause}
+          </p>
+        )}
         {step === 'phone' && <PhoneStep />}
         {step === 'code' && <CodeStep />}
         {step === 'password' && <PasswordStep extra={false} />}

@@ -21,6 +21,8 @@ export function PhoneStep() {
 
   const submit = form.handler(async () => {
     if (!e164) return;
+    // Why the last session ended gives way to what this attempt answers.
+    useLoginStore.setState({ endedBecause: null });
     const result = await authApi.sendCode(e164);
     // Staff with passwords sign in with them; everyone else (and staff still to set theirs) with the SMS code.
     if (result.is_manager && result.password_set) passwordNeeded(e164);

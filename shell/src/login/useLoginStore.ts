@@ -15,6 +15,9 @@ export interface LoginState {
   ticket: string;
   /** When the code may be sent again (ms since the epoch). */
   resendAt: number;
+  /** Why the last session ended, when the server said (blocked): shown on the phone step until a new sign-in begins. */
+  endedBecause: string | null;
+  sessionEnded(reason: string | null): void;
   codeSent(phone: string, isManager: boolean, resendAt: number): void;
   passwordNeeded(phone: string): void;
   passwordAccepted(ticket: string): void;
@@ -23,12 +26,13 @@ export interface LoginState {
   reset(): void;
 }
 
-const initial = { step: 'phone' as LoginStep, phone: '', isManager: false, ticket: '', resendAt: 0 };
+const initial = { step: 'phone' as LoginStep, phone: '', isManager: false, ticket: '', resendAt: 0, endedBecause: null };
 
 export const useLoginStore = create<LoginState>((set) => ({
   ...initial,
-  codeSent: (phone, isManager, resendAt) => set({ step: 'code', phone, isManager, resendAt }),
-  passwordNeeded: (phone) => set({ step: 'password', phone, isManager: true }),
+  codeSent: (phone, isManager, resendAt) => set({ step: 'code', phone, isManager, resendAt, endedBecause: null }),
+  sessionEnded: (reason) => set({ ...initial, endedBecause: reason }),
+  passwordNeeded: (phone) => set({ step: 'password', phone, isManager: true, endedBecause: null }),
   passwordAccepted: (ticket) => set({ step: 'extra', ticket }),
   signedIn: (isNewUser) => set(isNewUser ? { step: 'profile', ticket: '' } : initial),
   setResendAt: (resendAt) => set({ resendAt }),

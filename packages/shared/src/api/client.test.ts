@@ -58,6 +58,8 @@ describe('API client', () => {
     client.setSessionEndedHandler(ended);
     await expect(client.get('/user')).rejects.toBeInstanceOf(ApiError);
     expect(ended).toHaveBeenCalledTimes(1);
+    // With the server's reason, for the sign-in page to show (a blocked person is told so).
+    expect(ended.mock.calls[0][0]).toMatchObject({ status: 401, code: 'refresh_token_reused' });
     expect(tokenStorage.hasSession()).toBe(false);
   });
 

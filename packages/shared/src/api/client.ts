@@ -31,14 +31,15 @@ const WRONG_CREDENTIALS = new Set(['wrong_password']);
  */
 export class ApiClient {
   private refreshing: Promise<string> | null = null;
-  private onSessionEnded: () => void = () => undefined;
+  private onSessionEnded: (reason?: ApiError) => void = () => undefined;
 
   constructor(
     private readonly baseUrl = '/api',
     private readonly fetchImpl: typeof fetch = (...args) => fetch(...args),
   ) {}
 
-  setSessionEndedHandler(handler: () => void): void {
+  /** `reason`: the server's refusal that ended it (blocked, deleted…), when there was one. */
+  setSessionEndedHandler(handler: (reason?: ApiError) => void): void {
     this.onSessionEnded = handler;
   }
 
@@ -91,10 +92,10 @@ export class ApiClient {
     return this.refreshAccessToken();
   }
 
-  /** Ends the session locally (tokens gone) and tells the app. */
-  endSession(): void {
+  /** Ends the session locally (tokens gone) and tells the app, with the server's reason when there is one. */
+  endSession(reason?: ApiError): void {
     tokenStorage.clear();
-    this.onSessionEnded();
+    this.onSessionEnded(reason);
   }
 
   private async doRefresh(): Promise<string> {
@@ -106,7 +107,7 @@ export class ApiClient {
     const response = await this.send('POST', '/auth/refresh', {}, refreshToken);
     if (response.status >= 400 && response.status < 500) {
       const error = await this.toError(response);
-      this.endSession();
+      this.endSession(error);
       throw error;
     }
     const { jwt_info } = await this.parse<{ jwt_info: JwtInfo }>(response);
