@@ -10,8 +10,13 @@ import type { FlowEvent } from '../model/events';
 import { storedMessage } from '../testing/messages';
 import { applyFlowEvent, followSessionCookies, startSession, stopSession } from './session';
 
+/** What the session gave the last flow client it made (its resync hook). */
+const mockFlow: { options: { onResync: (head: number) => Promise<unknown>; onStatus: (status: string) => void } | null } = { options: null };
 jest.mock('./sockets', () => ({
-  createFlowClient: () => ({ start: jest.fn(), stop: jest.fn() }),
+  createFlowClient: (options: never) => {
+    mockFlow.options = options;
+    return { start: jest.fn(), stop: jest.fn() };
+  },
   chatSocket: { close: jest.fn(), isPending: () => false },
 }));
 jest.mock('./push', () => ({ syncPush: async () => undefined, dropPushSubscription: async () => undefined }));
@@ -98,4 +103,17 @@ test('a tab follows the shared sign-in cookies: signed out or signed in as someo
   followSessionCookies();
   expect(useAuthStore.getState().user).toBeNull();
   expect(useAuthStore.getState().hasSession).toBe(false);
+});
+
+test('a reload after a resync that fails is tried again until it works; the connection shows as not back meanwhile', async () => {
+  jest.spyOn(userApi, 'me').mockResolvedValue(ME);
+  const list = jest.spyOn(chatsApi, 'list').mockResolvedValue(LIST as never);
+  await startSession();
+  list.mockRejectedValueOnce(new TypeError('Failed to fetch')).mockResolvedValue({ ...LIST, seq: 40 } as never);
+  mockFlow.options!.onStatus('online'); // the flow socket is up: the server sent it `resync`
+  const reloaded = mockFlow.options!.onResync(40);
+  await until(() => useConnectionStore.getState().status === 'connecting');
+  await reloaded;
+  expect(useChatsStore.getState().snapshotSeq).toBe(40);
+  expect(useConnectionStore.getState().status).toBe('online');
 });

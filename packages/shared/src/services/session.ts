@@ -1,7 +1,7 @@
 import { api } from '../api/client';
 import { ApiError } from '../api/errors';
 import { authApi, chatsApi, userApi } from '../api/endpoints';
-import { eventBus } from '../events/bus';
+import { eventBus, type ConnectionStatus } from '../events/bus';
 import type { FlowClient } from '../events/flow-client';
 import { isMessageEvent, isTypingSignal, type FlowEvent } from '../model/events';
 import type { JwtInfo } from '../model/types';
@@ -91,6 +91,27 @@ async function loadState(): Promise<number> {
   return seq;
 }
 
+/**
+ * `loadState` after a resync, until it works: the flow client has moved on to the server's head and holds the
+ * events that come meanwhile, so giving up would leave the screen without everything before that head. While
+ * it fails (a server restarting), the connection shows as not back yet.
+ */
+async function reloadAfterResync(stillWanted: () => boolean, connectionStatus: () => ConnectionStatus): Promise<void> {
+  const retries = new Backoff(config.reconnectBaseMs, 10_000);
+  for (;;) {
+    try {
+      await loadState();
+      if (useConnectionStore.getState().status === 'connecting') useConnectionStore.setState({ status: connectionStatus() });
+      return;
+    } catch (error) {
+      if (!stillWanted()) throw error;
+      useConnectionStore.setState({ status: 'connecting' });
+      await new Promise((resolve) => setTimeout(resolve, retries.next()));
+      if (!stillWanted()) throw error;
+    }
+  }
+}
+
 /** The session cache's code (IndexedDB through idb) in a chunk of its own: the sign-in page does without it. */
 type WarmStart = typeof WarmStartModule;
 let warmStartModule: Promise<WarmStart> | null = null;
@@ -125,6 +146,7 @@ async function connect(stillWanted: () => boolean): Promise<void> {
   await useContactsStore.getState().load();
   if (!stillWanted()) return;
   flow?.stop();
+  let flowStatus: ConnectionStatus = 'connecting';
   flow = createFlowClient({
     onEvent: applyFlowEvent,
     onSignal: (signal) => {
@@ -134,8 +156,9 @@ async function connect(stillWanted: () => boolean): Promise<void> {
       eventBus.emit('typing', signal.additional_info);
     },
     // Events that come while the state reloads wait for it (the flow client holds them).
-    onResync: (head) => loadState().then(() => eventBus.emit('resync', { seq: head })),
+    onResync: (head) => reloadAfterResync(stillWanted, () => flowStatus).then(() => eventBus.emit('resync', { seq: head })),
     onStatus: (status) => {
+      flowStatus = status;
       useConnectionStore.setState({ status });
       eventBus.emit('status', status);
     },
