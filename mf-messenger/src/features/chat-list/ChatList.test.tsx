@@ -55,6 +55,7 @@ test('lists chats newest first, named from contacts then profiles, with unread c
   expect(rows[1]).toHaveTextContent('Bob (work)');
   expect(rows[1]).toHaveTextContent('see you');
   expect(within(rows[1]!).getByLabelText('3 unread messages')).toHaveTextContent('3');
+  expect(rows[1]).toHaveAccessibleName(/3 unread messages/);
 });
 
 test('filters by the side-bar search and says when nothing matches', () => {

@@ -67,7 +67,8 @@ function ChatRow({ row }: { row: ChatRowModel }) {
             </span>
           )}
           {chat.unread_messages > 0 && (
-            <span className="msg-badge" aria-label={t('chats.unread', { count: chat.unread_messages })}>
+            // A role, so that its label is what a screen reader says of it (a label on a plain span is ignored).
+            <span className="msg-badge" role="img" aria-label={t('chats.unread', { count: chat.unread_messages })}>
               {chat.unread_messages}
             </span>
           )}
