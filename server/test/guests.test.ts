@@ -146,6 +146,8 @@ describe('invite links and guests', () => {
     const { guest, chat: guestChat } = await guestVia(server, await inviteCode(server, anna));
     await sendText(server, guest, guestChat.id, 'guest 1');
     await sendText(server, anna, guestChat.id, 'guest 2 (unread)');
+    const guestName = `guest_${guest.id}`;
+    assert.equal((await request(server, 'PUT', '/user/edit', { token: guest.token, body: { username: guestName } })).status, 200);
     // Carl adds the guest to a group and talks there.
     const group = await request(server, 'POST', '/chat/create', { token: carl.token, body: { chat_type: 'group', name: 'G', participants: [guest.id] } });
     const groupId = group.body.chat.id;
@@ -163,6 +165,8 @@ describe('invite links and guests', () => {
     assert.equal(merged.body.user.temporary, false);
     const token = merged.body.jwt_info.access_token;
     const account: Person = { ...existing, token };
+    // The guest's username went free with it: the account may take it.
+    assert.equal((await request(server, 'PUT', '/user/edit', { token, body: { username: guestName } })).status, 200);
 
     // One chat with Anna, holding both histories in order, the guest's messages now the account's.
     const list = await request(server, 'GET', '/chat/list', { token });

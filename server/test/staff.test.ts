@@ -267,6 +267,7 @@ describe('manager sign-in', () => {
     const chatId = await privateChat(server, friend, manager);
     const sent = await sendText(server, manager, chatId, 'before I go');
     assert.equal(sent.type, 'ack');
+    await server.db.query('UPDATE users SET username = $2 WHERE id = $1', [manager.id, `leaving_${manager.id}`]);
     const deleted = await request(server, 'DELETE', `/user/${manager.id}`, { token: admin.token });
     assert.deepEqual([deleted.status, deleted.body], [200, { deleted: true }]);
     assert.equal((await request(server, 'POST', '/auth/refresh', { token: manager.refresh })).status, 401);
@@ -282,6 +283,8 @@ describe('manager sign-in', () => {
     assert.deepEqual(history.body.messages.map((message: any) => message.text), ['before I go']);
     const again = await request(server, 'DELETE', `/user/${manager.id}`, { token: admin.token });
     assert.equal(again.status, 404);
+    // Their username went free with the account.
+    assert.equal((await request(server, 'PUT', '/user/edit', { token: friend.token, body: { username: `leaving_${manager.id}` } })).status, 200);
   });
 
   it("passes a deleted manager's groups to their longest-standing member who is not deleted", async () => {

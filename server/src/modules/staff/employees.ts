@@ -268,7 +268,8 @@ export class EmployeesService {
       const owned = await groups.lockGroupsOwnedBy(tx, userId);
       const target = await this.target(tx, userId, true);
       requireBelow(admin, target);
-      await tx.query('UPDATE users SET deleted = true, password_hash = NULL, extra_password_hash = NULL WHERE id = $1', [userId]);
+      // The username goes free: a deleted account shows as deleted, never by it.
+      await tx.query('UPDATE users SET deleted = true, username = NULL, password_hash = NULL, extra_password_hash = NULL WHERE id = $1', [userId]);
       await endSignInsInProgress(tx, userId);
       await endSessions(tx, this.services.sockets, userId);
       await groups.passOwnership(tx, owned, userId, origin);

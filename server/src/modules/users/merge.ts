@@ -134,7 +134,8 @@ export async function mergeGuestInto(
     updated.set(target, [chat.other_id, accountId]);
   }
 
-  await tx.query('UPDATE users SET deleted = true WHERE id = $1', [guestId]);
+  // Its username goes free (it would stay taken for good, the account's own person included).
+  await tx.query('UPDATE users SET deleted = true, username = NULL WHERE id = $1', [guestId]);
   // The guest's own tokens and sockets end with it; the person goes on with the account's.
   await endSessions(tx, sockets, guestId);
 
