@@ -219,7 +219,8 @@ export class ChatSocket {
       for (const pending of this.pending.values()) pending.inFlight = false;
       for (const hang of this.hangs.values()) hang.sent = false;
       if (this.closed || !this.waitsForServer()) return;
-      if (close.code === TOKEN_EXPIRED) void this.open();
+      // A new token, not one this browser thinks still good: the server said it is not.
+      if (close.code === TOKEN_EXPIRED) void this.open(true);
       else if (close.code === SESSION_ENDED) void this.open(true); // a refused refresh ends the session
       else this.scheduleRetry();
     };

@@ -130,8 +130,9 @@ export class FlowClient {
       this.clearGap();
       if (!this.running) return;
       this.setStatus('offline');
-      if (close.code === TOKEN_EXPIRED) void this.connect(); // getToken refreshes it
-      else if (close.code === SESSION_ENDED) void this.connect(true); // a refused refresh ends the session
+      // A new token, not one this browser's clock thinks is still good: the server said it is not, or the session
+      // ended (a refused refresh ends it here too).
+      if (close.code === TOKEN_EXPIRED || close.code === SESSION_ENDED) void this.connect(true);
       else this.scheduleReconnect();
     };
   }
