@@ -589,8 +589,6 @@ export class CallsService {
    * declined), then the room and its sockets.
    */
   async end(callId: number, reason: EndReason, options: { rejectedBy?: number; unansweredOnly?: boolean } = {}): Promise<void> {
-    this.clearRingTimer(callId);
-    for (const userId of [...(this.away.get(callId)?.keys() ?? [])]) this.clearAway(callId, userId);
     const ended = await this.db.transaction(async (tx) => {
       // The chat's lock first, then the message, then the people: the order of every writer of a chat's messages
       // (the expiry sweeper may be deleting this call's message at the same moment).
@@ -633,7 +631,10 @@ export class CallsService {
           : undefined;
       return { ...call, missed };
     });
+    // Only a call this ended loses its ring timer and held places (one answered meanwhile goes on with them).
     if (!ended) return;
+    this.clearRingTimer(callId);
+    for (const userId of [...(this.away.get(callId)?.keys() ?? [])]) this.clearAway(callId, userId);
     if (ended.missed) this.tell(this.onMissed, ended.missed);
     this.closeRoom(callId, ended.room_id, reason);
     // The room may be on another node (a hang-up, a decline or the last leave that came through this one).

@@ -167,7 +167,12 @@ export async function lockForPhoneChange(tx: Tx, events: EventLog, userId: numbe
      UNION SELECT owner_id FROM contact_invites WHERE phone = $2`,
     [userId, newPhone],
   );
-  await events.lockRecipients(tx, [userId, ...owners.map((owner) => owner.owner_id)]);
+  const others = owners.map((owner) => owner.owner_id).filter((id) => id !== userId);
+  await events.lockRecipients(tx, others.filter((id) => id < userId));
+  // The person's own row FOR UPDATE at once: `phone` is a key (unique), so its UPDATE needs that lock, and taking
+  // it later, over a weaker one, would wait on (and deadlock with) someone adding them to a group meanwhile.
+  await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+  await events.lockRecipients(tx, others.filter((id) => id > userId));
 }
 
 /**

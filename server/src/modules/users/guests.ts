@@ -118,7 +118,7 @@ export class GuestsService {
         if (!me.temporary || signsInWithPasswords(existing)) throw phoneTaken();
         if (existing.deleted) throw forbidden(ServerStrings.noSuchUser, 'no_such_user');
         if (existing.blocked) throw forbidden(ServerStrings.banned, 'banned');
-        await mergeGuestInto(tx, events, this.services.sockets, me.id, existing.id, origin);
+        await mergeGuestInto(tx, events, this.services.sockets, me.id, existing.id, origin, this.services.calls);
         await this.auth.applyAdminPhone(tx, existing);
         return { userId: existing.id, jwtInfo: await this.auth.sessions.start(tx, existing.id, existing.role) };
       }

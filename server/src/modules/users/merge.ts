@@ -1,3 +1,4 @@
+import type { CallsService } from '../calls/service.js';
 import type { Tx } from '../../db/index.js';
 import type { EventLog } from '../../events/log.js';
 import { chatViewsFor, lockChat, memberView } from '../chats/repository.js';
@@ -39,6 +40,8 @@ export async function mergeGuestInto(
   guestId: number,
   accountId: number,
   origin: string,
+  /** The guest leaves the calls of its chats, and a chat folded away ends its call (as a leave or a deletion does). */
+  calls: Pick<CallsService, 'whenMembersLeave' | 'whenChatDeleted'>,
 ): Promise<void> {
   const chats = await tx.query<GuestChat>(
     `SELECT c.id, c.chat_type,
@@ -105,6 +108,8 @@ export async function mergeGuestInto(
       (row) => row.user_id,
     );
     const others = members.filter((id) => id !== guestId && id !== accountId);
+    // The guest is no longer in any of its chats: out of a call running there (the account may join it anew).
+    calls.whenMembersLeave(tx, chat.id, [guestId]);
     if (chat.chat_type === 'group') {
       if (members.includes(accountId)) {
         await tx.query('DELETE FROM chat_members WHERE chat_id = $1 AND user_id = $2', [chat.id, guestId]);
@@ -118,6 +123,7 @@ export async function mergeGuestInto(
     }
     if (chat.other_id === null || chat.other_id === accountId) {
       deleted.set(chat.id, chat.other_id === accountId ? [accountId] : []);
+      await calls.whenChatDeleted(tx, chat.id);
       await tx.query('DELETE FROM chats WHERE id = $1', [chat.id]);
       continue;
     }
@@ -129,6 +135,7 @@ export async function mergeGuestInto(
       updated.set(chat.id, [chat.other_id]);
       continue;
     }
+    await calls.whenChatDeleted(tx, chat.id); // folded into the account's chat, which goes on
     await absorbPrivateChat(tx, chat.id, target, guestId, accountId);
     deleted.set(chat.id, [chat.other_id]);
     updated.set(target, [chat.other_id, accountId]);
