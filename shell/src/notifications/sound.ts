@@ -8,8 +8,12 @@ export function playNotificationSound(): void {
   try {
     context ??= new AudioContext();
     // Made before the person's first click or key (a reloaded tab), it starts suspended and stays so unless asked:
-    // asked at every sound, it plays once the page has been used, rather than never.
-    if (context.state === 'suspended') void context.resume().catch(() => undefined);
+    // asked at every sound, it plays once the page has been used, rather than never. A sound asked for while it is
+    // suspended is not kept: at the first click, several would play at once.
+    if (context.state !== 'running') {
+      void context.resume().catch(() => undefined);
+      return;
+    }
     const now = context.currentTime;
     for (const [offset, frequency] of [
       [0, 880],

@@ -40,11 +40,14 @@ test('warns about a busy callee and a second call', () => {
 test("a device the browser refused is told in the person's words, whatever the browser's own text", () => {
   callNotice('mediaFailed', new MediaAccessError('Permission denied', 'NotAllowedError'));
   callNotice('mediaFailed', new MediaAccessError('Requested device not found', 'NotFoundError'));
-  callNotice('screenShareFailed', new MediaAccessError('Something new', 'WeirdError'));
+  callNotice('mediaFailed', new MediaAccessError('Something new', 'WeirdError'));
+  // A screen share cancelled in the browser's picker (NotAllowedError) is not a camera refusal.
+  callNotice('screenShareFailed', new MediaAccessError('Permission denied', 'NotAllowedError'));
   expect(items()).toEqual([
     { kind: 'error', text: "Access to the microphone or camera was refused. Allow it in your browser's settings for this site." },
     { kind: 'error', text: 'No microphone or camera was found.' },
     { kind: 'error', text: 'Could not access the microphone or camera.' },
+    { kind: 'error', text: 'Failed to start screen sharing' },
   ]);
 });
 

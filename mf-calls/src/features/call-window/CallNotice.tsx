@@ -27,7 +27,11 @@ function messageOf(error: unknown): string {
 export function callNotice(kind: CallNoticeKind, error?: unknown): number {
   const notice = NOTICES[kind];
   // The browser's refusal of a device, in the person's language; another error's own text when it has one.
-  if (error instanceof MediaAccessError) return useNotificationsStore.getState().push({ kind: notice.kind, text: errorText(error, notice.key) }, notice.ms);
+  // (A screen share the person cancelled, or one that failed, says so: its words are not the camera's.)
+  if (error instanceof MediaAccessError && kind === 'mediaFailed') {
+    return useNotificationsStore.getState().push({ kind: notice.kind, text: errorText(error, notice.key) }, notice.ms);
+  }
+  if (error instanceof MediaAccessError) return useNotificationsStore.getState().push({ kind: notice.kind, text: i18n.t(notice.key) }, notice.ms);
   const detail = kind === 'mediaFailed' || kind === 'screenShareFailed' ? messageOf(error) : '';
   return useNotificationsStore.getState().push({ kind: notice.kind, text: detail || i18n.t(notice.key) }, notice.ms);
 }

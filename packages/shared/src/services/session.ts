@@ -147,6 +147,7 @@ async function connect(stillWanted: () => boolean): Promise<void> {
   if (!stillWanted()) return;
   flow?.stop();
   let flowStatus: ConnectionStatus = 'connecting';
+  let resyncs = 0;
   flow = createFlowClient({
     onEvent: applyFlowEvent,
     onSignal: (signal) => {
@@ -156,7 +157,11 @@ async function connect(stillWanted: () => boolean): Promise<void> {
       eventBus.emit('typing', signal.additional_info);
     },
     // Events that come while the state reloads wait for it (the flow client holds them).
-    onResync: (head) => reloadAfterResync(stillWanted, () => flowStatus).then(() => eventBus.emit('resync', { seq: head })),
+    onResync: (head) => {
+      // A later resync takes over: this one's retries stop (the flow client waits for the latest reload only).
+      const mine = ++resyncs;
+      return reloadAfterResync(() => stillWanted() && mine === resyncs, () => flowStatus).then(() => eventBus.emit('resync', { seq: head }));
+    },
     onStatus: (status) => {
       flowStatus = status;
       useConnectionStore.setState({ status });

@@ -1,4 +1,4 @@
-import { ApiError, sendMessage, uploadFile, type ChatMessage } from '@messenger/shared';
+import { ApiError, sendMessage, uploadFile, useAuthStore, type ChatMessage } from '@messenger/shared';
 import { initTestI18n } from '@messenger/shared/testing';
 import '../../../i18n';
 import { useChatUiStore } from '../chatUiStore';
@@ -30,5 +30,14 @@ test('a failed upload keeps its file with Try again; it then goes, as a reply to
   failed!.retry!();
   await new Promise((resolve) => setTimeout(resolve, 0));
   expect(send).toHaveBeenCalledWith({ chatId: 7, type: 'audio', file: stored, meta: { duration_ms: 1200 }, replyTo: quoted });
+  expect(useUploadsStore.getState().uploads).toEqual([]);
+});
+
+test('signing out takes the failed uploads away: the next person here never sends them', async () => {
+  useAuthStore.getState().setUser({ id: 1, role: 0 } as never);
+  upload.mockRejectedValueOnce(new ApiError(0, 'network', 'offline'));
+  await useUploadsStore.getState().start(7, new File(['abc'], 'voice.webm', { type: 'audio/webm' }), { type: 'audio', meta: { duration_ms: 900 } });
+  expect(useUploadsStore.getState().uploads).toHaveLength(1);
+  useAuthStore.getState().setUser(null);
   expect(useUploadsStore.getState().uploads).toEqual([]);
 });

@@ -59,7 +59,15 @@ interface UploadsState {
 }
 
 /** Files on their way up, per chat; the composer shows each with a progress bar and a cancel button. */
-export const useUploadsStore = create<UploadsState>((set) => ({
+export const useUploadsStore = create<UploadsState>((set, get) => {
+  // Signed out (here or in another tab): the person's files go with them — a failed one kept for Try again must
+  // never be sent by whoever signs in next, and those on their way are stopped.
+  useAuthStore.subscribe((state, previous) => {
+    if (!previous.user || state.user) return;
+    for (const upload of get().uploads) if (!upload.failed) upload.cancel();
+    set({ uploads: [] });
+  });
+  return {
   uploads: [],
   start: async (chatId, file, extra = {}) => {
     const role = useAuthStore.getState().user?.role ?? 0;
@@ -94,4 +102,5 @@ export const useUploadsStore = create<UploadsState>((set) => ({
     set((state) => ({ uploads: [...state.uploads, { id, chatId, name: file.name, progress: 0, cancel: () => undefined }] }));
     await attempt();
   },
-}));
+  };
+});
