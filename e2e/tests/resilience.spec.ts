@@ -16,9 +16,11 @@ test('a remote whose files are unreachable shows a fallback in its place while t
   await page.getByRole('tab', { name: 'Profile' }).click();
   await expect(page.getByRole('heading', { name: 'Dora' })).toBeVisible();
 
+  // Back on the tab, the remote is asked for again (still unreachable: the fallback again).
+  await page.getByRole('tab', { name: 'Calls' }).click();
+  await expect(page.getByRole('tabpanel').getByText('This part of Messenger could not be loaded.')).toBeVisible();
   // Once the remote is reachable again, Try again loads it without reloading the page.
   await page.unroute('**/remotes/mf-calls/**');
-  await page.getByRole('tab', { name: 'Calls' }).click();
   await page.getByRole('tabpanel').getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByText('No calls yet. Calls you make and receive will appear here.')).toBeVisible();
 });
