@@ -1,5 +1,5 @@
 import { CLUSTER, test, type Browser, type BrowserContext, type Page } from './test';
-import { addContact, callRow, newPhone, openChatWith, signUpThroughApi } from './fixtures';
+import { addContact, callRow, messageRow, newPhone, openChatWith, send, signUpThroughApi } from './fixtures';
 import {
   CALL_TEST_TIMEOUT_MS,
   acceptIncoming,
@@ -45,15 +45,28 @@ async function twoPeople(browser: Browser, baseURL?: string) {
 
 test('A calls B, B accepts in a new tab, both see and hear each other, A hangs up, both histories show it', CLUSTER, async ({ browser }) => {
   const { anna, boris } = await twoPeople(browser);
+  // Boris has the app open in a second tab too, its live connection up (Anna's message reached it).
+  const borisElsewhere = await boris.context().newPage();
+  await borisElsewhere.goto('/');
+  await openChatWith(borisElsewhere, 'Anna');
+  await send(anna, 'Calling you now');
+  await expect(messageRow(borisElsewhere, 'Calling you now')).toBeVisible();
 
   await anna.getByRole('button', { name: 'Call', exact: true }).click();
   const annaWindow = callWindow(anna, 'Boris');
   await expect(annaWindow).toBeVisible();
   await expect(annaWindow.getByRole('status').filter({ hasText: 'Calling…' })).toBeVisible();
+  const ringingElsewhere = borisElsewhere.getByRole('alertdialog', { name: 'Incoming call' });
+  await expect(ringingElsewhere).toBeVisible();
+  const rangAt = Date.now();
 
   const meeting = await acceptIncoming(boris);
   const borisWindow = callWindow(meeting, 'Anna');
   await expect(borisWindow).toBeVisible();
+  // Answered in one tab, the other stops ringing — at once, not when its ring would time out (60 s).
+  await expect(ringingElsewhere).toBeHidden();
+  expect(Date.now() - rangAt).toBeLessThan(55_000);
+  await borisElsewhere.close();
 
   // Both decode the other's camera and receive their microphone, through the SFU.
   await expectReceivingFrom(anna, 1);

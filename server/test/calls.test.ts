@@ -282,6 +282,33 @@ describe('calls', () => {
     assert.equal(running.body.call_id, again.call.id);
   });
 
+  it('answering stops the ring on the callee\'s other tabs: call-answered to them, once, and to nobody else', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const chatId = await privateChat(server, anna, boris);
+    const [annaFlow, borisFlow] = [await openFlow(server, anna), await openFlow(server, boris)];
+    const started = await call(server, anna, chatId);
+    await nextEvent(borisFlow, (event) => event.event_type === 'call');
+    const annaMeet = await join(server, anna, chatId);
+    let borisMeet = await join(server, boris, chatId);
+    const answered = await nextEvent(borisFlow, (event) => event.event_type === 'call-answered');
+    assert.deepEqual(answered.additional_info, { chat_id: chatId, call_id: started.call.id });
+    // Back after a drop is not a second answer.
+    await borisMeet.drop();
+    await annaMeet.socket.until((frames) => frames.some((frame) => frame.event === 'reconnecting' && boris.id in JSON.parse(frame.data)));
+    borisMeet = await join(server, boris, chatId);
+    // Sent by the new connection once its join is done (the event, had there been one, was written before).
+    await until(() => Object.keys(borisMeet.participantFrames().at(-1) ?? {}).length === 2, 'Boris back');
+    await annaMeet.close();
+    await borisMeet.close();
+    for (const flow of [annaFlow, borisFlow]) await nextEvent(flow, (event) => event.event_type === 'hang');
+    const answers = (flow: SocketProbe) => flow.frames.filter((frame) => frame.event_type === 'call-answered').length;
+    assert.equal(answers(borisFlow), 1);
+    assert.equal(answers(annaFlow), 0, 'the caller rang nowhere');
+    annaFlow.close();
+    borisFlow.close();
+  });
+
   it('a decline from another tab of the callee, once the call is answered, leaves the call going', async () => {
     const anna = await signUp(server);
     const boris = await signUp(server);

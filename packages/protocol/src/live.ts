@@ -90,6 +90,8 @@ export const flowEvents = {
   }),
   /** Someone I see changed their name, username or picture (or I did, in another tab): their profile as I may see it. */
   'user-updated': strict({ user: PublicUser }),
+  /** I joined a call that rang for me (on another tab or device): it stops ringing here. */
+  'call-answered': strict({ chat_id: Type.Integer(), call_id: Type.Integer() }),
   /** The person I called declined. */
   'call-rejected': strict({ chat_id: Type.Integer(), call_id: Type.Integer(), user: PublicUser }),
 };

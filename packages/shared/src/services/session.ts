@@ -70,7 +70,13 @@ export function applyFlowEvent(event: FlowEvent): void {
     const message = (event as FlowEvent<'call' | 'hang'>).additional_info.message;
     if (message) useMessagesStore.getState().receive(message);
   }
-  if (event.event_type === 'call' || event.event_type === 'hang' || event.event_type === 'call-rejected' || event.event_type === 'chat-deleted') {
+  if (
+    event.event_type === 'call' ||
+    event.event_type === 'hang' ||
+    event.event_type === 'call-answered' ||
+    event.event_type === 'call-rejected' ||
+    event.event_type === 'chat-deleted'
+  ) {
     useCallStore.getState().applyEvent(event, me.id);
   }
   if (event.event_type === 'user-updated') applyUserUpdated((event as FlowEvent<'user-updated'>).additional_info.user);

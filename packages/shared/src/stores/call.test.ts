@@ -44,6 +44,14 @@ describe('the call store', () => {
     expect(useCallStore.getState().active).toBeNull();
   });
 
+  it('stops ringing once I answered that call on another tab or device', () => {
+    useCallStore.getState().applyEvent(incomingCall, ME);
+    useCallStore.getState().applyEvent(event('call-answered', { chat_id: 8, call_id: 80 }), ME);
+    expect(useCallStore.getState().incoming).not.toBeNull();
+    useCallStore.getState().applyEvent(event('call-answered', { chat_id: 7, call_id: 70 }), ME);
+    expect(useCallStore.getState().incoming).toBeNull();
+  });
+
   it("fetches a ringing call's ticket, and accepting hands it to the meeting tab it opens", async () => {
     const ticket = { token: 'meet', room_id: 'room-70', call_id: 70, message_id: null, ice_servers: [], ice_transport_policy: 'all', expires_in: 3600, reconnect_seconds: 30 };
     const requested: string[] = [];

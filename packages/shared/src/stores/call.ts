@@ -55,7 +55,7 @@ export interface CallState {
   joinRoom(chatId: number, callId: number, roomId: string): void;
   showNotice(kind: CallNoticeKind, detail?: string): void;
   clearNotice(): void;
-  /** Applies `call`, `hang` and `call-rejected` from the live connection. */
+  /** Applies `call`, `hang`, `call-answered`, `call-rejected` and `chat-deleted` from the live connection. */
   applyEvent(event: FlowEvent, myId: number): void;
 }
 
@@ -168,6 +168,10 @@ export const useCallStore = create<CallState>((set, get) => ({
       const chatId = (event as FlowEvent<'chat-deleted'>).additional_info.chat_id;
       if (get().incoming?.chatId === chatId) set({ incoming: null });
       if (get().active?.chatId === chatId) set({ active: null });
+    } else if (event.event_type === 'call-answered') {
+      // Answered on another tab or device of mine: it stops ringing here.
+      const callId = (event as FlowEvent<'call-answered'>).additional_info.call_id;
+      if (get().incoming?.callId === callId) set({ incoming: null });
     } else if (event.event_type === 'call-rejected') {
       const info = (event as FlowEvent<'call-rejected'>).additional_info;
       if (get().active?.callId === info.call_id) set({ active: null });

@@ -386,15 +386,16 @@ export class CallsService {
     // may have ended, the chat been deleted or the person removed from it while this join waited (the media engine
     // loads on first use), and the room closed or the person taken out before they were in it — nobody would take
     // this one out.
-    const [call] = await this.db.query<CallRow & { ended: boolean; member: boolean }>(
+    const [call] = await this.db.query<CallRow & { ended: boolean; member: boolean; first_join: boolean }>(
       `WITH joined AS (
          INSERT INTO call_participants (call_id, user_id)
          SELECT k.id, $2 FROM calls k
           WHERE k.id = $1 AND k.ended_at IS NULL
             AND EXISTS (SELECT 1 FROM chat_members m WHERE m.chat_id = k.chat_id AND m.user_id = $2)
-         ON CONFLICT (call_id, user_id) DO UPDATE SET left_at = NULL RETURNING call_id)
+         ON CONFLICT (call_id, user_id) DO UPDATE SET left_at = NULL RETURNING call_id, xmax = 0 AS inserted)
        SELECT ${CALL_COLUMNS}, ended_at IS NOT NULL AS ended,
-              EXISTS (SELECT 1 FROM chat_members m WHERE m.chat_id = calls.chat_id AND m.user_id = $2) AS member
+              EXISTS (SELECT 1 FROM chat_members m WHERE m.chat_id = calls.chat_id AND m.user_id = $2) AS member,
+              COALESCE((SELECT inserted FROM joined), false) AS first_join
          FROM calls WHERE id = $1`,
       [claims.callId, claims.userId],
     );
@@ -403,6 +404,14 @@ export class CallsService {
       if (byUser.size === 0) this.connections.delete(claims.callId);
       member.leave();
       throw notFound('This call has ended', 'call_ended');
+    }
+    // The call rang on every tab and device of theirs: the others stop ringing. A transaction of its own after the
+    // join, so that the join never waits for the person's row while its new participant row holds the call's key
+    // (a crash in between leaves the others ringing until the call ends).
+    if (call.first_join && call.caller_id !== claims.userId) {
+      await this.db.transaction((tx) =>
+        this.events.append(tx, [claims.userId], 'call-answered', { chat_id: call.chat_id, call_id: call.id }),
+      );
     }
     // Answered: a second person is in the room.
     if (call && !call.connected && this.engine.participants(claims.roomId).size >= 2) {
