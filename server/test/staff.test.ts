@@ -406,10 +406,12 @@ describe('wrong-password limits', () => {
 describe('employees', () => {
   let server: TestServer;
   const adminPhone = randomPhone();
+  /** Listed in ADMIN_PHONES, nobody's yet. */
+  const spareAdminPhone = randomPhone();
   let top: Person; // role 3
   let admin: Manager; // role 2
   before(async () => {
-    server = await startServer({ ADMIN_PHONES: adminPhone });
+    server = await startServer({ ADMIN_PHONES: `${adminPhone},${spareAdminPhone}` });
     top = await firstAdmin(server, adminPhone);
     admin = await newManager(server, top, 'Second Admin');
     assert.equal((await request(server, 'PUT', '/user/role', { token: top.token, body: { user_id: admin.id, role_id: 2 } })).status, 200);
@@ -459,6 +461,20 @@ describe('employees', () => {
       const refused = await request(server, 'GET', '/user/all', { token: person.token });
       assert.deepEqual([refused.status, refused.body.error], [403, 'admins_only']);
     }
+  });
+
+  it('keeps ADMIN_PHONES numbers from admins: no manager made on one or moved onto one (they would sign in as top admin)', async () => {
+    const refused = await request(server, 'POST', '/user/manager', { token: admin.token, body: { phone: spareAdminPhone, name: 'Not Me' } });
+    assert.deepEqual([refused.status, refused.body.error], [403, 'not_allowed']);
+    const manager = await newManager(server, admin);
+    const before = await snapshot(manager.id);
+    const moved = await request(server, 'PUT', '/user/manager', { token: admin.token, body: { user_id: manager.id, phone: spareAdminPhone } });
+    assert.deepEqual([moved.status, moved.body.error], [403, 'not_allowed']);
+    assert.equal(await snapshot(manager.id), before);
+    assert.equal((await server.db.query('SELECT 1 FROM users WHERE phone = $1', [spareAdminPhone])).length, 0);
+    // A top admin may: the role it leads to is their own.
+    const made = await request(server, 'POST', '/user/manager', { token: top.token, body: { phone: spareAdminPhone, name: 'Second Top' } });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
   });
 
   it('promotes an existing account to manager, refuses staff and deleted accounts, validates', async () => {

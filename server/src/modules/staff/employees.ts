@@ -85,6 +85,16 @@ export class EmployeesService {
     this.attempts = new PasswordAttempts(services.db);
   }
 
+  /**
+   * A phone of ADMIN_PHONES makes whoever signs in with it a top admin: only a top admin may give one to an account
+   * whose passwords they hand out (an admin would otherwise sign in with them and be above their own role).
+   */
+  private requireGrantablePhone(admin: { role: number }, phone: string): void {
+    if (admin.role < Role.topAdmin && this.services.config.adminPhones.includes(phone)) {
+      throw forbidden('This number belongs to a top admin', 'not_allowed');
+    }
+  }
+
   /** At most LIST_LIMIT people; `truncated` when there are more (a search finds the others). */
   async list(adminId: number, options: ListOptions): Promise<{ users: EmployeeView[]; truncated: boolean }> {
     const db = this.services.db;
@@ -113,6 +123,7 @@ export class EmployeesService {
     const { db, events } = this.services;
     const admin = await loadAdmin(db, adminId);
     const phone = requirePhone(input.phone);
+    this.requireGrantablePhone(admin, phone);
     const name = employeeName(input.name);
     const notes = input.notes?.trim() ?? '';
     const credentials = generatePasswordPair();
@@ -189,6 +200,7 @@ export class EmployeesService {
         if (phone !== undefined) await lockForPhoneChange(tx, this.services.events, input.user_id, phone);
         const target = await this.target(tx, input.user_id, true);
         requireBelow(admin, target);
+        if (phone !== undefined && phone !== target.phone) this.requireGrantablePhone(admin, phone);
         if (target.temporary) throw forbidden('Guests have no profile to edit', 'not_allowed');
         if (settingPasswords && target.role < Role.manager) throw badRequest('Only staff sign in with passwords', 'not_staff');
         const sets: string[] = [];
