@@ -25,3 +25,13 @@ test('shows and copies only what was set: a password left unchanged (null) is ne
   expect(writeText).toHaveBeenCalledWith(expect.not.stringContaining('Extra password'));
   expect(writeText).toHaveBeenCalledWith(expect.stringContaining('Password: new secret 1'));
 });
+
+test('a click beside it does not close it (the passwords are shown once); Done does', async () => {
+  const onClose = jest.fn();
+  render(<CredentialsDialog credentials={{ phone: '+4915112345678', password: 'new secret 1', extra_password: 'new secret 2' }} onClose={onClose} />);
+  // The layer around the panel is the dialog element itself.
+  await userEvent.pointer({ keys: '[MouseLeft]', target: screen.getByRole('dialog') });
+  expect(onClose).not.toHaveBeenCalled();
+  await userEvent.click(screen.getByRole('button', { name: 'Done' }));
+  expect(onClose).toHaveBeenCalledTimes(1);
+});

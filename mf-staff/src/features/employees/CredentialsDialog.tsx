@@ -22,7 +22,9 @@ export function CredentialsDialog({ credentials, onClose }: { credentials: Crede
     useNotificationsStore.getState().push({ kind: 'success', text: t('employees.credentialsCopied') });
   });
   return (
-    <Modal title={t('employees.credentialsTitle')} onClose={onClose}>
+    // A stray click beside it would lose passwords that already replaced the old ones: only Done, Escape or the
+    // close icon close it.
+    <Modal title={t('employees.credentialsTitle')} onClose={onClose} closeOnOutsideClick={false}>
       <p className="ui-warning">{t('employees.credentialsOnce')}</p>
       <dl className="staff-credentials">
         {rows.map((row) => (

@@ -74,3 +74,27 @@ test('a list cut at its limit says so, and how to find the others', async () => 
   render(<EmployeesPage />);
   expect(await screen.findByText('Only the first 3 people are shown. Search by name, username or phone to find others.')).toHaveAttribute('role', 'status');
 });
+
+test('a new role is asked for first (an arrow key on the select already picks one): cancelled, nothing changes', async () => {
+  useAuthStore.setState({ user: { id: 1, role: 3 } as Me, hasSession: true });
+  const fetchMock = mockFetch({
+    'GET /api/user/all': { body: { users: people, truncated: false } },
+    'PUT /api/user/role': { body: { user: { ...people[1]!, role: 0 } } },
+  });
+  render(<EmployeesPage />);
+  const mona = await screen.findByRole('row', { name: /Mona/ });
+  const role = within(mona).getByRole('combobox', { name: 'Role of Mona' });
+  const roleChanges = () => fetchMock.mock.calls.filter(([url]) => String(url).includes('/api/user/role'));
+
+  await userEvent.selectOptions(role, '0');
+  const asked = screen.getByRole('dialog', { name: 'Change the role?' });
+  expect(asked).toHaveTextContent('New role for Mona: User');
+  await userEvent.click(within(asked).getByRole('button', { name: 'Cancel' }));
+  expect(roleChanges()).toHaveLength(0);
+  expect(role).toHaveValue('1');
+
+  await userEvent.selectOptions(role, '0');
+  await userEvent.click(within(screen.getByRole('dialog', { name: 'Change the role?' })).getByRole('button', { name: 'Change role' }));
+  await waitFor(() => expect(roleChanges()).toHaveLength(1));
+  expect(JSON.parse(String(roleChanges()[0]![1]!.body))).toEqual({ user_id: 2, role_id: 0 });
+});

@@ -11,6 +11,7 @@ type Dialog =
   | { kind: 'edit'; employee: Employee }
   | { kind: 'reset'; employee: Employee }
   | { kind: 'delete'; employee: Employee }
+  | { kind: 'role'; employee: Employee; role: number }
   | { kind: 'credentials'; credentials: Credentials }
   | null;
 
@@ -151,7 +152,9 @@ export function EmployeesPage() {
                         aria-label={t('employees.roleOf', { name: label })}
                         value={employee.role}
                         disabled={!canManage}
-                        onChange={(event) => void act(() => staffApi.setRole(employee.id, Number(event.target.value)), t('employees.roleChanged', { name: label }))}
+                        // Asked first: an arrow key on a closed select already fires change, and a new role signs
+                        // the person out everywhere (demoted to user, their passwords go too).
+                        onChange={(event) => setDialog({ kind: 'role', employee, role: Number(event.target.value) })}
                       >
                         {[...new Set([...roleOptions, employee.role])].sort().map((role) => (
                           <option key={role} value={role}>
@@ -175,7 +178,6 @@ export function EmployeesPage() {
                           type="button"
                           className="ui-button"
                           disabled={!canManage}
-                          aria-pressed={employee.blocked}
                           aria-label={employee.blocked ? t('employees.unblockOf', { name: label }) : t('employees.blockOf', { name: label })}
                           onClick={() =>
                             void act(() => staffApi.setBlocked(employee.id, !employee.blocked), employee.blocked ? t('employees.unblocked', { name: label }) : t('employees.blocked', { name: label }))
@@ -187,7 +189,6 @@ export function EmployeesPage() {
                           type="button"
                           className="ui-button"
                           disabled={!canManage}
-                          aria-pressed={employee.isMuted}
                           aria-label={employee.isMuted ? t('employees.unmuteOf', { name: label }) : t('employees.muteOf', { name: label })}
                           onClick={() =>
                             void act(() => staffApi.setMuted(employee.id, !employee.isMuted), employee.isMuted ? t('employees.unmuted', { name: label }) : t('employees.muted', { name: label }))
@@ -246,6 +247,20 @@ export function EmployeesPage() {
             const { employee } = dialog;
             setDialog(null);
             void act(() => staffApi.remove(employee.id), t('employees.deleted', { name: labelOf(employee) }));
+          }}
+          onCancel={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'role' && (
+        <ConfirmDialog
+          title={t('employees.roleTitle')}
+          subtitle={t('employees.roleSubtitle', { name: labelOf(dialog.employee), role: t(`roles.${Math.min(dialog.role, 3)}`) })}
+          approveLabel={t('employees.changeRole')}
+          danger={dialog.role < dialog.employee.role}
+          onApprove={() => {
+            const { employee, role } = dialog;
+            setDialog(null);
+            void act(() => staffApi.setRole(employee.id, role), t('employees.roleChanged', { name: labelOf(employee) }));
           }}
           onCancel={() => setDialog(null)}
         />

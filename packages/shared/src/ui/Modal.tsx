@@ -45,6 +45,8 @@ interface ModalProps {
    * so a keystroke meant for the page cannot answer it; a click outside does not close it (Escape does).
    */
   alert?: boolean;
+  /** A click outside closes it (default). Off where closing by accident loses something (credentials shown once). */
+  closeOnOutsideClick?: boolean;
   /** The id of the text that says what the dialog is about (`aria-describedby`). */
   describedBy?: string;
   /** Extra classes of the panel and of its title. */
@@ -59,7 +61,17 @@ interface ModalProps {
  * alert), on Escape, or on its optional close icon; focus moves into it when it opens and back where it was when
  * it closes. The caller unmounts it to close, which also resets the form inside.
  */
-export function Modal({ title, onClose, children, closeIcon = true, alert = false, describedBy, className, titleClassName }: ModalProps) {
+export function Modal({
+  title,
+  onClose,
+  children,
+  closeIcon = true,
+  alert = false,
+  closeOnOutsideClick = !alert,
+  describedBy,
+  className,
+  titleClassName,
+}: ModalProps) {
   const { t } = useTranslation('common');
   const titleId = useId();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -132,7 +144,7 @@ export function Modal({ title, onClose, children, closeIcon = true, alert = fals
       }}
       onMouseDown={(event) => {
         // The layer around the panel is the dialog element itself: a press there is outside the panel.
-        if (!alert && event.target === event.currentTarget) close();
+        if (closeOnOutsideClick && event.target === event.currentTarget) close();
       }}
     >
       <div className={className ? `ui-modal ${className}` : 'ui-modal'}>
