@@ -238,6 +238,30 @@ describe('groups', () => {
     assert.equal((await request(server, 'GET', `/chat/find?query=${'x'.repeat(121)}`, { token: anna.token })).status, 400);
   });
 
+  it('keeps someone the owner removed from coming back by the code, until the owner adds them; leaving is no removal', async () => {
+    const anna = await signUp(server);
+    const boris = await signUp(server);
+    const carl = await signUp(server);
+    const chat = await createGroup(server, anna, [boris, carl]);
+    const manage = (add: boolean, person: Person) =>
+      request(server, 'PUT', '/chat/manage-participants', { token: anna.token, body: { chat_id: chat.id, actions: [{ add, participants: [person.id] }] } });
+    const join = (person: Person) => request(server, 'POST', '/chat/join', { token: person.token, body: { code: chat.invite_code } });
+    const members = async () => (await request(server, 'GET', `/chat/${chat.id}`, { token: anna.token })).body.chat.participants.length;
+
+    assert.equal((await manage(false, boris)).status, 200);
+    const refused = await join(boris);
+    assert.deepEqual([refused.status, refused.body.error], [403, 'removed_from_chat']);
+    assert.equal(await members(), 2);
+    // Added again by the owner, then leaving of his own accord: the code lets him in.
+    assert.equal((await manage(true, boris)).status, 200);
+    assert.equal((await request(server, 'DELETE', `/chat/${chat.id}`, { token: boris.token })).status, 200);
+    assert.equal((await join(boris)).status, 200);
+    assert.equal(await members(), 3);
+    // Carl was never removed: he leaves and comes back.
+    assert.equal((await request(server, 'DELETE', `/chat/${chat.id}`, { token: carl.token })).status, 200);
+    assert.equal((await join(carl)).status, 200);
+  });
+
   it('deletes: a member leaves, the owner deletes for everyone, a private chat goes for both', async () => {
     const anna = await signUp(server);
     const boris = await signUp(server);

@@ -292,9 +292,11 @@ describe('manager sign-in', () => {
     const gone = await signUp(server);
     const first = await signUp(server);
     const second = await signUp(server);
+    const picture = await upload(server, manager);
+    assert.equal(picture.status, 201);
     const created = await request(server, 'POST', '/chat/create', {
       token: manager.token,
-      body: { chat_type: 'group', name: 'Left behind', participants: [gone.id, first.id, second.id] },
+      body: { chat_type: 'group', name: 'Left behind', participants: [gone.id, first.id, second.id], avatar: picture.body.file.path },
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const chatId = created.body.chat.id;
@@ -305,8 +307,14 @@ describe('manager sign-in', () => {
     const updated = await nextEvent(flow, (event) => event.event_type === 'chat-updated' && event.additional_info.chat_id === chatId);
     assert.equal(updated.additional_info.chat.owner_id, first.id);
     flow.close();
-    const renamed = await request(server, 'PUT', '/chat/edit', { token: first.token, body: { chat_id: chatId, name: 'Ours now' } });
+    // The group panel sends the picture it has back with the new name: the former owner's upload, kept as it is.
+    const renamed = await request(server, 'PUT', '/chat/edit', { token: first.token, body: { chat_id: chatId, name: 'Ours now', avatar: picture.body.file.path } });
     assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+    assert.equal(renamed.body.chat.avatar, picture.body.file.path);
+    // Someone else's picture, new to the group, is still refused.
+    const elsewhere = await upload(server, second);
+    const taken = await request(server, 'PUT', '/chat/edit', { token: first.token, body: { chat_id: chatId, avatar: elsewhere.body.file.path } });
+    assert.deepEqual([taken.status, taken.body.error], [400, 'invalid_avatar']);
     const byOther = await request(server, 'PUT', '/chat/edit', { token: second.token, body: { chat_id: chatId, name: 'Mine' } });
     assert.equal(byOther.status, 403);
   });

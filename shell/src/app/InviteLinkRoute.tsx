@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
-import { beginSession, chatsApi, errorText, useAuthStore, useChatsStore, userApi } from '@messenger/shared';
+import { beginSession, chatsApi, errorText, useAuthStore, useChatsStore, useUsersStore, userApi } from '@messenger/shared';
 import { isGroupCode, rememberInviteCode } from '../login/invite-code';
 
 /**
@@ -30,6 +30,8 @@ export function InviteLinkRoute() {
         .then((chat) => {
           if (cancelled) return;
           useChatsStore.getState().upsert(chat);
+          // Its members' names: the chat-created event that would fetch them finds the chat known already.
+          void useUsersStore.getState().ensure(chat.participants);
           navigate(`/${chat.id}`, { replace: true });
         })
         .catch((failure: unknown) => !cancelled && setError(errorText(failure, 'shell:invite.invalid')));
@@ -42,7 +44,10 @@ export function InviteLinkRoute() {
       .then((result) => {
         if (cancelled) return;
         if (result.jwt_info) beginSession(result.jwt_info);
-        else useChatsStore.getState().upsert(result.chat);
+        else {
+          useChatsStore.getState().upsert(result.chat);
+          void useUsersStore.getState().ensure(result.chat.participants);
+        }
         navigate(`/${result.chat.id}`, { replace: true });
       })
       .catch((failure: unknown) => !cancelled && setError(errorText(failure, 'shell:invite.invalid')));

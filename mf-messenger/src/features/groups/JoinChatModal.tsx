@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from '@messenger/router';
 import { useTranslation } from 'react-i18next';
-import { FormError, Modal, chatsApi, config, errorText, useChatsStore, useNotificationsStore, useSubmit } from '@messenger/shared';
+import { FormError, Modal, chatsApi, config, errorText, useChatsStore, useNotificationsStore, useSubmit, useUsersStore } from '@messenger/shared';
 
 /** Join a (secret) chat with its code: `C-` and 10 letters or digits (spec §5), checked here and on the server. */
 export function JoinChatModal({ onClose }: { onClose: () => void }) {
@@ -16,6 +16,8 @@ export function JoinChatModal({ onClose }: { onClose: () => void }) {
     if (!valid) return;
     const chat = await chatsApi.join(clean);
     useChatsStore.getState().upsert(chat);
+    // Its members' names: the chat-created event that would fetch them finds the chat known already.
+    void useUsersStore.getState().ensure(chat.participants);
     useNotificationsStore.getState().push({ kind: 'success', text: t('groups.joined') });
     onClose();
     navigate(`/${chat.id}`);

@@ -28,6 +28,7 @@ export const ERROR_CODE_KEYS: Record<string, string> = {
   wrong_password: 'serverErrors.wrongPassword',
   invalid_ticket: 'serverErrors.invalidTicket',
   chat_code_unknown: 'serverErrors.chatCodeUnknown',
+  removed_from_chat: 'serverErrors.removedFromChat',
   invalid_code: 'serverErrors.invalidChatCode',
   username_taken: 'serverErrors.usernameTaken',
   phone_taken: 'serverErrors.phoneTaken',

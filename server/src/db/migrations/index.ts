@@ -11,6 +11,7 @@ import { presence } from './010-presence.js';
 import { mentions } from './011-mentions.js';
 import { readFrom } from './012-read-from.js';
 import { push } from './013-push.js';
+import { chatRemovals } from './014-chat-removals.js';
 
 export interface Migration {
   version: number;
@@ -19,4 +20,4 @@ export interface Migration {
 }
 
 /** Every migration ever shipped, oldest first. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [initial, groupsFiles, staff, calls, writePath, sessionsPhones, clusterNodes, messageEdits, reactions, presence, mentions, readFrom, push];
+export const migrations: Migration[] = [initial, groupsFiles, staff, calls, writePath, sessionsPhones, clusterNodes, messageEdits, reactions, presence, mentions, readFrom, push, chatRemovals];

@@ -31,7 +31,8 @@ const ownerOnly = () => forbidden('Only the group’s owner can do this', 'owner
 
 /**
  * Groups: made by one person (the owner) who alone renames them, changes their avatar and members; anyone with
- * the invite code may join. Secret groups are made by staff (role ≥ 1).
+ * the invite code may join, except people the owner removed (until the owner adds them again). Secret groups are
+ * made by staff (role ≥ 1).
  */
 export class GroupsService {
   constructor(private readonly services: Services) {}
@@ -71,8 +72,13 @@ export class GroupsService {
     const name = changes.name === undefined ? undefined : groupName(changes.name);
     return db.transaction(async (tx) => {
       const { members } = await this.ownedGroup(tx, userId, chatId);
-      const avatar = changes.avatar === undefined ? undefined : changes.avatar || null;
-      if (avatar) await requireOwnImage(tx, userId, avatar);
+      let avatar = changes.avatar === undefined ? undefined : changes.avatar || null;
+      if (avatar) {
+        // The picture it has already (sent back with a new name) may be a former owner's upload: unchanged, kept.
+        const [current] = await tx.query<{ avatar: string | null }>('SELECT avatar FROM chats WHERE id = $1', [chatId]);
+        if (current?.avatar === avatar) avatar = undefined;
+        else await requireOwnImage(tx, userId, avatar);
+      }
       const sets: string[] = [];
       const params: unknown[] = [chatId];
       if (name !== undefined) sets.push(`name = $${params.push(name)}`);
@@ -108,10 +114,18 @@ export class GroupsService {
       if (added.length > 0 || removed.length > 0) {
         if (removed.length > 0) {
           await tx.query('DELETE FROM chat_members WHERE chat_id = $1 AND user_id = ANY($2::bigint[])', [chatId, removed]);
+          // The group's code no longer lets them back in; the owner adding them again does.
+          await tx.query(
+            'INSERT INTO chat_removals (chat_id, user_id) SELECT $1, unnest($2::bigint[]) ON CONFLICT (chat_id, user_id) DO UPDATE SET removed_at = now()',
+            [chatId, removed],
+          );
           // Removed from the group, they are out of its call too.
           this.services.calls.whenMembersLeave(tx, chatId, removed);
         }
-        if (added.length > 0) await this.addMembers(tx, chatId, added);
+        if (added.length > 0) {
+          await this.addMembers(tx, chatId, added);
+          await tx.query('DELETE FROM chat_removals WHERE chat_id = $1 AND user_id = ANY($2::bigint[])', [chatId, added]);
+        }
         const events = this.services.events;
         await events.lockRecipients(tx, [...members, ...added]);
         const views = await chatViewsFor(tx, chatId, added, origin);
@@ -136,6 +150,8 @@ export class GroupsService {
       if (!chat) throw notFound('No chat has this code', 'chat_code_unknown');
       const members = await memberIds(tx, chat.id);
       if (!members.includes(userId)) {
+        const [removed] = await tx.query('SELECT 1 FROM chat_removals WHERE chat_id = $1 AND user_id = $2', [chat.id, userId]);
+        if (removed) throw forbidden('The owner removed you from this group: only they can add you again', 'removed_from_chat');
         await this.addMembers(tx, chat.id, [userId]);
         const events = this.services.events;
         await events.lockRecipients(tx, [...members, userId]);
