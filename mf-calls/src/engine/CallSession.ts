@@ -2,17 +2,18 @@ import {
   ApiError,
   acquireCallMedia,
   acquireCamera,
+  acquireMicrophone,
   acquireScreen,
   callsApi,
   config,
   hangUpCall,
   releaseStream,
   markCallStage,
+  MediaAccessError,
   MeetingConnection,
   takeMeetingHeadStart,
   type MeetingEnd,
   type MeetingHandlers,
-  type MediaAccessError,
   type MeetingTicket,
 } from '@messenger/shared';
 import { blankVideoTrack } from './blank-video';
@@ -67,6 +68,12 @@ export interface SessionOptions {
 const LAST_LEFT_GRACE_MS = 2_000;
 
 /**
+ * A peer connection `disconnected` this long is replaced as if it had failed: a brief loss of the network recovers
+ * within a few seconds by itself, while the browser may take tens of seconds to call a dead media path `failed`.
+ */
+const DISCONNECTED_GRACE_MS = 5_000;
+
+/**
  * A call as this tab takes part in it: my media, the connection with the SFU (re-established if the meeting
  * socket drops), the others' streams with their frame rate and loudness, recording when the server asks, and
  * the rules of spec §2: the call ends by itself when the last other person leaves, and an outgoing call nobody
@@ -93,24 +100,35 @@ export class CallSession {
   private readonly stats = new Map<number, { frameRate: number; audioLevel: number }>();
   private localAudioLevel = 0;
   private connectedAt: number | null = null;
+  /** Set from a drop until the new peer connection is connected: "Reconnecting…", and the window counted from `droppedAt`. */
   private reconnecting = false;
   private droppedAt: number | null = null;
   private recorder: CallRecorder | null = null;
+  /** The call message the server records under (`record_audio`): a replaced microphone's recording goes on there. */
+  private recordingMessageId: number | null = null;
   /** The server asked for recording (`record_audio`): the call window says the call is recorded. */
   private recorded = false;
   private statsTimer: ReturnType<typeof setInterval> | null = null;
   private unansweredTimer: ReturnType<typeof setTimeout> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private lastLeftTimer: ReturnType<typeof setTimeout> | null = null;
+  private disconnectedTimer: ReturnType<typeof setTimeout> | null = null;
+  /** A camera or screen being asked for: a second click joins it (two at once left one running, unseen and unstopped). */
+  private cameraStarting: Promise<void> | null = null;
+  private screenStarting: Promise<void> | null = null;
   private over = false;
 
   constructor(private readonly options: SessionOptions) {}
 
   async start(): Promise<void> {
-    // Counted from the moment the call opens, not from when the camera is ready.
-    this.unansweredTimer = setTimeout(() => {
-      if (this.participants.size === 0) void this.hangUp('unanswered');
-    }, config.incomingCallAutoCloseMs);
+    // Counted from the moment the call opens, not from when the camera is ready; cleared once someone is in the
+    // call. Someone who answered and dropped is away, not gone: their place is held, so the call does not give up.
+    if (this.options.outgoing) {
+      this.unansweredTimer = setTimeout(() => {
+        this.unansweredTimer = null;
+        if (this.participants.size === 0 && this.away.size === 0) void this.hangUp('unanswered');
+      }, config.incomingCallAutoCloseMs);
+    }
     // The shell's entry may have started the devices, the ticket and the socket already (a meeting tab); what it
     // could not do is done here. The ticket is fetched while the camera and microphone start, not after.
     const headStart = takeMeetingHeadStart(this.options.chatId);
@@ -123,6 +141,8 @@ export class CallSession {
       markCallStage('media');
       this.microphone = stream;
       this.camera = stream.getVideoTracks()[0] ?? null;
+      for (const track of stream.getAudioTracks()) this.watchMicrophone(track);
+      if (this.camera) this.watchCamera(this.camera);
       if (cameraError) this.options.onMediaError('mediaFailed', cameraError);
     } catch (error) {
       this.options.onMediaError('mediaFailed', error as Error);
@@ -162,7 +182,7 @@ export class CallSession {
       })),
       localStream: this.previewStream(),
       localAudioLevel: this.localAudioLevel,
-      muted: !(this.microphone?.getAudioTracks()[0]?.enabled ?? false),
+      muted: !this.microphoneLive(),
       cameraOn: this.camera !== null,
       screenSharing: this.screen !== null,
       recorded: this.recorded,
@@ -170,40 +190,62 @@ export class CallSession {
   }
 
   toggleMute(): void {
+    const microphone = this.microphone?.getAudioTracks()[0];
+    // A microphone that stopped and could not be replaced shows as muted: unmuting asks for one again.
+    if (microphone?.readyState === 'ended') return void this.replaceMicrophone(microphone, true);
     for (const track of this.microphone?.getAudioTracks() ?? []) track.enabled = !track.enabled;
     this.emit();
   }
 
-  async toggleCamera(): Promise<void> {
-    if (this.camera) {
-      this.camera.stop();
-      this.camera = null;
-      await this.sendVideo();
-      return;
+  toggleCamera(): Promise<void> {
+    if (this.cameraStarting) return this.cameraStarting;
+    if (this.camera) return this.cameraOff();
+    this.cameraStarting = this.cameraOn().finally(() => {
+      this.cameraStarting = null;
+    });
+    return this.cameraStarting;
+  }
+
+  toggleScreenShare(): Promise<void> {
+    if (this.screenStarting) return this.screenStarting;
+    if (this.screen) {
+      this.stopScreen();
+      return this.sendVideo();
     }
+    this.screenStarting = this.screenOn().finally(() => {
+      this.screenStarting = null;
+    });
+    return this.screenStarting;
+  }
+
+  private async cameraOff(): Promise<void> {
+    this.camera?.stop();
+    this.camera = null;
+    await this.sendVideo();
+  }
+
+  private async cameraOn(): Promise<void> {
     try {
       const track = (await acquireCamera()).getVideoTracks()[0] ?? null;
       if (!track || this.over) return track?.stop();
       this.stopScreen();
+      this.camera?.stop();
       this.camera = track;
+      this.watchCamera(track);
       await this.sendVideo();
     } catch (error) {
       this.options.onMediaError('mediaFailed', error as Error);
     }
   }
 
-  async toggleScreenShare(): Promise<void> {
-    if (this.screen) {
-      this.stopScreen();
-      await this.sendVideo();
-      return;
-    }
+  private async screenOn(): Promise<void> {
     try {
       const track = (await acquireScreen()).getVideoTracks()[0] ?? null;
       if (!track || this.over) return track?.stop();
       // The camera and the screen share one video m-line: one replaces the other.
       this.camera?.stop();
       this.camera = null;
+      this.stopScreen();
       this.screen = track;
       // The browser's own "Stop sharing" button: back to the blank picture.
       track.addEventListener('ended', () => {
@@ -215,6 +257,60 @@ export class CallSession {
     } catch (error) {
       this.options.onMediaError('screenShareFailed', error as Error);
     }
+  }
+
+  /** A camera that stops by itself (unplugged, taken by the system) turns the camera off, and says so. */
+  private watchCamera(track: MediaStreamTrack): void {
+    track.addEventListener('ended', () => {
+      if (this.camera !== track || this.over) return;
+      void this.cameraOff();
+      this.options.onMediaError('mediaFailed', new MediaAccessError('The camera stopped.', 'Ended'));
+    });
+  }
+
+  /** A microphone that stops by itself (unplugged) is replaced by the one the browser gives now. */
+  private watchMicrophone(track: MediaStreamTrack): void {
+    track.addEventListener('ended', () => void this.replaceMicrophone(track, track.enabled));
+  }
+
+  /**
+   * Asks for a microphone in place of `ended`, and sends it on the same m-line (`enabled`: unmuted). When there is
+   * none, the error is shown and the call goes on muted; unmuting asks again.
+   */
+  private async replaceMicrophone(ended: MediaStreamTrack, enabled: boolean): Promise<void> {
+    if (this.over || !this.microphone?.getAudioTracks().includes(ended)) return;
+    let track: MediaStreamTrack | null;
+    try {
+      track = (await acquireMicrophone()).getAudioTracks()[0] ?? null;
+    } catch (error) {
+      this.options.onMediaError('mediaFailed', error as Error);
+      return this.emit();
+    }
+    // The session ended, or another replacement got there first, meanwhile.
+    if (!track || this.over || !this.microphone.getAudioTracks().includes(ended)) return track?.stop();
+    track.enabled = enabled;
+    this.watchMicrophone(track);
+    this.microphone = new MediaStream([...this.microphone.getTracks().filter((other) => other !== ended), track]);
+    if (this.outgoingStream.getAudioTracks().includes(ended)) {
+      this.outgoingStream.removeTrack(ended);
+      this.outgoingStream.addTrack(track);
+    }
+    ended.stop();
+    // Without a connection (reconnecting), the next one takes the microphone from this.microphone.
+    await this.connection?.sendMedia(track, this.currentVideo(), this.videoOn()).catch(() => undefined);
+    if (this.recorder && this.recordingMessageId !== null) {
+      // The recording goes on with the new microphone (each chunk is a file of its own).
+      this.recorder.stop();
+      this.recorder = new CallRecorder(track, this.options.chatId, this.recordingMessageId, this.options.myRole);
+      this.recorder.start();
+    }
+    this.emit();
+  }
+
+  /** Whether what I say goes out: an unmuted microphone that has not stopped. */
+  private microphoneLive(): boolean {
+    const track = this.microphone?.getAudioTracks()[0];
+    return !!track && track.enabled && track.readyState !== 'ended';
   }
 
   /** Leaves the call: a private call ends for both (spec §7 hang on the chat socket); in a group only I leave. */
@@ -245,6 +341,7 @@ export class CallSession {
     if (this.unansweredTimer) clearTimeout(this.unansweredTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.lastLeftTimer) clearTimeout(this.lastLeftTimer);
+    this.clearDisconnectedTimer();
     this.statsTimer = this.unansweredTimer = this.retryTimer = this.lastLeftTimer = null;
     this.recorder?.stop();
     this.recorder = null;
@@ -309,20 +406,28 @@ export class CallSession {
     const onState = () => {
       if (this.connection !== connection) return;
       const state = connection.pc.connectionState;
-      if (state === 'connected') markCallStage('connected');
-      if (state === 'connected' && this.reconnecting) {
+      if (state === 'connected') {
+        markCallStage('connected');
+        this.clearDisconnectedTimer();
+        // Back: a later drop gets a whole window of its own.
+        const wasReconnecting = this.reconnecting;
         this.reconnecting = false;
         this.droppedAt = null;
-        this.emit();
+        if (wasReconnecting) this.emit();
       } else if (state === 'failed') {
         connection.close(false);
         this.retry();
+      } else if (state === 'disconnected' && !this.disconnectedTimer) {
+        this.disconnectedTimer = setTimeout(() => {
+          this.disconnectedTimer = null;
+          if (this.connection === connection) this.retry();
+        }, DISCONNECTED_GRACE_MS);
       }
     };
     connection.pc.addEventListener('connectionstatechange', onState);
     // A connection taken over may have got there already.
     if (connection.pc.connectionState !== 'new') onState();
-    this.reconnecting = false;
+    // Still "reconnecting" after a drop until the new connection is up (onState).
     this.emit();
   }
 
@@ -354,6 +459,7 @@ export class CallSession {
    */
   private retry(): void {
     if (this.over || this.retryTimer) return;
+    this.clearDisconnectedTimer();
     this.connection?.close(false);
     this.connection = null;
     this.droppedAt ??= Date.now();
@@ -369,7 +475,12 @@ export class CallSession {
 
   private updateParticipants(participants: Map<number, string>): void {
     this.participants = participants;
-    if (participants.size > 0) this.hadOthers = true;
+    if (participants.size > 0) {
+      this.hadOthers = true;
+      // Someone answered: the call no longer waits for an answer.
+      if (this.unansweredTimer) clearTimeout(this.unansweredTimer);
+      this.unansweredTimer = null;
+    }
     if (participants.size > 0 && this.connectedAt === null) this.connectedAt = Date.now();
     this.checkAlone();
     this.emit();
@@ -396,6 +507,7 @@ export class CallSession {
   }
 
   private record(messageId: number): void {
+    this.recordingMessageId = messageId;
     if (!this.recorded) {
       this.recorded = true;
       this.emit();
@@ -418,6 +530,11 @@ export class CallSession {
   private async sendVideo(): Promise<void> {
     await this.connection?.replaceVideo(this.currentVideo(), this.videoOn());
     this.emit();
+  }
+
+  private clearDisconnectedTimer(): void {
+    if (this.disconnectedTimer) clearTimeout(this.disconnectedTimer);
+    this.disconnectedTimer = null;
   }
 
   private stopScreen(): void {

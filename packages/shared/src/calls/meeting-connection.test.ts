@@ -40,6 +40,8 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 let records: number[];
 let participants: Array<Map<number, string>>;
+/** What the session was told about the connection's end: `dropped`, or the reason it ended. */
+let outcomes: string[];
 let warned: jest.SpyInstance;
 let logged: jest.SpyInstance;
 
@@ -47,6 +49,8 @@ function connect(): { connection: MeetingConnection; socket: FakeSocket; pc: Fak
   const handlers = {
     onParticipants: (seen: Map<number, string>) => participants.push(seen),
     onRecord: (messageId: number) => records.push(messageId),
+    onDropped: () => outcomes.push('dropped'),
+    onEnd: (reason: string) => outcomes.push(reason),
   } as unknown as MeetingHandlers;
   const stream = new FakeMediaStream() as unknown as MediaStream;
   const connection = new MeetingConnection(5, ticket as never, 7, { audio: null, video: null, stream, videoOn: false }, handlers);
@@ -63,6 +67,7 @@ beforeEach(() => {
   FakeSocket.all = [];
   records = [];
   participants = [];
+  outcomes = [];
   warned = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
   logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
 });
@@ -113,4 +118,36 @@ test('a recorded call whose message is gone (auto-delete) records nothing: there
   expect(records).toEqual([57]);
   expect(logged).not.toHaveBeenCalled();
   connection.close();
+});
+
+test('the server closing with 1000 ends the call here, though its `ended` still waits behind an offer being answered', async () => {
+  const { socket } = connect();
+  socket.frame('offer', { type: 'offer', sdp: 'v=0 offer' });
+  socket.frame('ended', { reason: 'ended' });
+  socket.onclose?.({ code: 1000 });
+  await settle();
+  expect(outcomes).toEqual(['ended']); // not a drop, and told once
+});
+
+test('any other close from the server is a drop (the place is held), and 4009 a full room', async () => {
+  for (const code of [1006, 1001, 1011]) {
+    const { socket } = connect();
+    socket.onclose?.({ code });
+  }
+  connect().socket.onclose?.({ code: 4009 });
+  expect(outcomes).toEqual(['dropped', 'dropped', 'dropped', 'full']);
+});
+
+test('after a close, frames already received or still coming do not reach the session', async () => {
+  const { connection, socket } = connect();
+  socket.frame('offer', { type: 'offer', sdp: 'v=0 offer' });
+  socket.frame('participants', { 7: 'u7', 8: 'u8' });
+  const onmessage = socket.onmessage;
+  connection.close(false);
+  expect(socket.closedWith).toBe(4000);
+  expect(socket.onmessage).toBeNull();
+  onmessage?.({ data: JSON.stringify({ event: 'ended', data: JSON.stringify({ reason: 'ended' }) }) });
+  await settle();
+  expect(participants).toEqual([]);
+  expect(outcomes).toEqual([]);
 });

@@ -50,7 +50,7 @@ function waitingHandlers(queue: Array<(handlers: MeetingHandlers) => void>): Mee
   };
 }
 
-/** Closing on purpose (hang-up): the server takes me out of the call. */
+/** Closing on purpose (hang-up): the server takes me out of the call. The server closes with it once I am out. */
 const LEAVE_CLOSE_CODE = 1000;
 /** Closing to connect again (a failed media path): the server holds my place, as for a drop. */
 const RECONNECT_CLOSE_CODE = 4000;
@@ -107,6 +107,10 @@ export class MeetingConnection {
       if (this.closed) return;
       // 4009: the room is full; 4403/4404 and the like: refused before the upgrade shows as 1006 without frames.
       if (close.code === 4009) this.finish('full');
+      // The server closes with 1000 only when I am out of the call: it ended, I left or was taken out (each said
+      // first with `ended`, which may still wait behind an offer being answered), another connection of mine took
+      // over, or the server stopped (its rooms with it). A drop shows as anything else (1006, 1001, 1011).
+      else if (close.code === LEAVE_CLOSE_CODE) this.finish('ended');
       else this.drop();
     };
   }
@@ -177,7 +181,9 @@ export class MeetingConnection {
     if (this.closed) return;
     this.closed = true;
     this.stopTimers();
+    // Nothing of this connection reaches the session any more: it may be connecting again already.
     this.socket.onclose = null;
+    this.socket.onmessage = null;
     if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) {
       this.socket.close(leaving ? LEAVE_CLOSE_CODE : RECONNECT_CLOSE_CODE, leaving ? 'leave' : 'reconnect');
     }
@@ -185,6 +191,8 @@ export class MeetingConnection {
   }
 
   private async handle(envelope: MeetingEnvelope): Promise<void> {
+    // Frames queued before the close (behind an offer being answered) are not acted on after it.
+    if (this.closed) return;
     // Development builds and tests only (production builds drop it, with the schemas): see api/contract-check.ts.
     if (process.env.NODE_ENV !== 'production') checkMeetingFrame(envelope, 'server');
     // As the contract says it (docs/protocol.md); an event it does not know is passed over.
