@@ -53,6 +53,7 @@ test('a group of three: created, renamed, a member added and one removed', CLUST
 
   // Dora has the group now; Carl does not, and hears nothing more from it.
   await expect(dora.getByRole('link', { name: /Mountain trip/ })).toBeVisible();
+  await expect(dora.getByRole('region', { name: 'Notifications' }).getByText('Anna added you to Mountain trip')).toBeVisible();
   await expect(carl.getByText("This chat isn't available anymore.")).toBeVisible();
   await send(anna, 'Dora joins us!');
   await dora.getByRole('link', { name: /Mountain trip/ }).click();

@@ -46,8 +46,12 @@ describe('invite links and guests', () => {
     const anna = await signUp(server, { name: 'Anna' });
     const boris = await signUp(server);
     const code = await inviteCode(server, anna);
+    const borisFlow = await openFlow(server, boris);
     const followed = await request(server, 'POST', `/user/link?code=${code}`, { token: boris.token });
     assert.equal(followed.status, 200);
+    // His other tabs learn of the new contact, as of any contact added.
+    const added = await nextEvent(borisFlow, (event) => event.event_type === 'contact-added');
+    assert.deepEqual([added.additional_info.contact.id, added.additional_info.contact.alias_name], [anna.id, 'Anna']);
     assert.deepEqual(Object.keys(followed.body), ['chat']);
     assert.equal(followed.body.chat.chat_type, 'private');
     assert.deepEqual([...followed.body.chat.participants].sort(), [anna.id, boris.id].sort());
@@ -55,6 +59,10 @@ describe('invite links and guests', () => {
     assert.equal(again.body.chat.id, followed.body.chat.id, 'one chat per pair');
     const contacts = await request(server, 'GET', '/user/contacts', { token: boris.token });
     assert.deepEqual(contacts.body.contacts.map((contact: any) => [contact.id, contact.alias_name]), [[anna.id, 'Anna']]);
+    await sendText(server, anna, followed.body.chat.id, 'marker');
+    await nextEvent(borisFlow, (event) => event.additional_info.message?.text === 'marker');
+    assert.equal(borisFlow.frames.filter((frame) => frame.event_type === 'contact-added').length, 1, 'once: the second follow added nobody');
+    borisFlow.close();
 
     assert.deepEqual((await request(server, 'POST', '/user/link?code=nope', { token: boris.token })).body.error, 'invite_unknown');
     assert.equal((await request(server, 'POST', '/user/link?code=nope')).status, 404);

@@ -17,7 +17,8 @@ import { playNotificationSound } from './sound';
 
 /**
  * Turns live events into notifications per the person's settings (popup, sound, private): a new message in a
- * chat that is not open (and whose notifications are on), a new chat, a contact who joined (spec §4).
+ * chat that is not open (and whose notifications are on), a new chat, being added to a group, a contact who joined
+ * (spec §4).
  */
 export function useLiveNotifications(): void {
   const navigate = useNavigate();
@@ -64,6 +65,14 @@ export function useLiveNotifications(): void {
           user,
         );
         notify({ kind: 'message', text: i18n.t('shell:notifications.newChat', { name }), chat: { id: chat_id } });
+      } else if (event.event_type === 'invited-to-chat') {
+        const { chat, user } = (event as FlowEvent<'invited-to-chat'>).additional_info;
+        if (user.id === me.id || chatOpen(chat.id) || !chat.notifications) return;
+        const contacts = useContactsStore.getState().contacts;
+        const profiles = useUsersStore.getState().profiles;
+        const name = displayName(contacts.find((contact) => contact.id === user.id), profiles[user.id], user);
+        const group = chatDisplay(chat, me.id, contacts, profiles).name;
+        notify({ kind: 'message', text: i18n.t('shell:notifications.addedToGroup', { name, group }), chat: { id: chat.id } });
       } else if (event.event_type === 'message-deleted') {
         // The in-app toast goes in the session's dispatch; the system notification goes here.
         const { message_id } = (event as FlowEvent<'message-deleted'>).additional_info;

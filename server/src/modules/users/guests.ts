@@ -6,6 +6,7 @@ import { AuthService, INVITE_CODE_LENGTH, requirePhone } from '../auth/service.j
 import type { JwtInfo } from '../auth/sessions.js';
 import { signsInWithPasswords } from '../auth/staff-sign-in.js';
 import { lockForPhoneChange, phoneChanged } from '../contacts/service.js';
+import { tellContactChanged } from '../contacts/events.js';
 import { ChatsService, openPrivateChat } from '../chats/service.js';
 import type { ChatView } from '../chats/model.js';
 import { findUserById, findUserByPhone } from './repository.js';
@@ -39,8 +40,7 @@ export class GuestsService {
    */
   async followLink(code: string, accessToken: string | undefined, ip: string, origin: string): Promise<LinkResult> {
     const { db, events } = this.services;
-    let callerId: number | null = null;
-    if (accessToken !== undefined) callerId = (await authenticate(this.services, accessToken)).id;
+    const caller = accessToken === undefined ? null : await authenticate(this.services, accessToken);
     const [inviter] = await db.query<{ id: number; alias: string }>(
       `SELECT id, coalesce(nullif(name, ''), username, '') AS alias FROM users
         WHERE invite_code = $1 AND NOT deleted AND NOT blocked AND NOT temporary`,
@@ -48,12 +48,13 @@ export class GuestsService {
     );
     if (!inviter) throw notFound('This invite link is not valid', 'invite_unknown');
 
-    if (callerId !== null) {
-      const me = callerId;
+    if (caller !== null) {
+      const me = caller.id;
       if (me === inviter.id) throw badRequest('This is your own invite link', 'chat_with_self');
       const chatId = await db.transaction(async (tx) => {
         const { chatId: id } = await openPrivateChat(tx, events, me, inviter.id);
-        await addInviterContact(tx, me, inviter);
+        // Their other tabs (and the contacts list here, which the chat's answer does not carry) learn of it.
+        if (await addInviterContact(tx, me, inviter)) await tellContactChanged(tx, events, caller, inviter.id, 'contact-added');
         return id;
       });
       return { chat: await this.chats.get(me, chatId, origin) };
@@ -140,9 +141,11 @@ export class GuestsService {
 }
 
 /** The inviter becomes the follower's contact under the inviter's own name (an existing contact is kept). */
-async function addInviterContact(tx: Tx, ownerId: number, inviter: { id: number; alias: string }): Promise<void> {
-  await tx.query(
-    `INSERT INTO contacts (owner_id, user_id, alias_name) VALUES ($1, $2, $3) ON CONFLICT (owner_id, user_id) DO NOTHING`,
+/** Whether the inviter is a new contact (not one already). */
+async function addInviterContact(tx: Tx, ownerId: number, inviter: { id: number; alias: string }): Promise<boolean> {
+  const added = await tx.query(
+    `INSERT INTO contacts (owner_id, user_id, alias_name) VALUES ($1, $2, $3) ON CONFLICT (owner_id, user_id) DO NOTHING RETURNING user_id`,
     [ownerId, inviter.id, inviter.alias],
   );
+  return added.length > 0;
 }
