@@ -485,6 +485,26 @@ describe('employees', () => {
     assert.equal(made.status, 201, JSON.stringify(made.body));
   });
 
+  it('tells everyone who sees the person of an admin\'s rename, role change and deletion (user-updated)', async () => {
+    const manager = await newManager(server, admin, 'Manny Before');
+    const friend = await signUp(server);
+    await privateChat(server, friend, manager);
+    const flow = await openFlow(server, friend);
+    const update = (predicate: (user: any) => boolean) =>
+      nextEvent(flow, (event) => event.event_type === 'user-updated' && event.additional_info.user.id === manager.id && predicate(event.additional_info.user));
+
+    assert.equal((await request(server, 'PUT', '/user/manager', { token: admin.token, body: { user_id: manager.id, notes: 'quiet' } })).status, 200);
+    assert.equal((await request(server, 'PUT', '/user/manager', { token: admin.token, body: { user_id: manager.id, name: 'Manny After' } })).status, 200);
+    await update((user) => user.name === 'Manny After');
+    assert.equal((await request(server, 'PUT', '/user/role', { token: admin.token, body: { user_id: manager.id, role_id: 0 } })).status, 200);
+    await update((user) => user.role === 0);
+    assert.equal((await request(server, 'DELETE', `/user/${manager.id}`, { token: admin.token })).status, 200);
+    await update((user) => user.deleted === true);
+    // Notes are the staff's own: nobody was told of them.
+    assert.equal(flow.frames.filter((frame) => frame.event_type === 'user-updated').length, 3);
+    flow.close();
+  });
+
   it('promotes an existing account to manager, refuses staff and deleted accounts, validates', async () => {
     const user = await signUp(server, { name: 'Pat' });
     const promoted = await request(server, 'POST', '/user/manager', { token: admin.token, body: { phone: user.phone, name: 'Pat Manager' } });

@@ -165,17 +165,17 @@ export class GroupsService {
   }
 
   /**
-   * The first step of the change that deletes an account: the groups it owns, then their members' rows and the
-   * account's own, in id order — chats before people, as every writer of a chat takes them, so the change can
+   * The first step of the change that deletes an account: the groups it owns, then their members' rows, `alsoLock`'s
+   * and the account's own, in id order — chats before people, as every writer of a chat takes them, so the change can
    * wait for a writer but never deadlock with one. `passOwnership` then hands the groups over in the same change.
    */
-  async lockGroupsOwnedBy(tx: Tx, userId: number): Promise<number[]> {
+  async lockGroupsOwnedBy(tx: Tx, userId: number, alsoLock: readonly number[] = []): Promise<number[]> {
     const rows = await tx.query<{ id: number }>(`SELECT id FROM chats WHERE owner_id = $1 AND chat_type = 'group' ORDER BY id FOR UPDATE`, [userId]);
     const chatIds = rows.map((row) => row.id);
     const members = chatIds.length
       ? await tx.query<{ user_id: number }>('SELECT DISTINCT user_id FROM chat_members WHERE chat_id = ANY($1::bigint[])', [chatIds])
       : [];
-    await this.services.events.lockRecipients(tx, [userId, ...members.map((member) => member.user_id)]);
+    await this.services.events.lockRecipients(tx, [userId, ...alsoLock, ...members.map((member) => member.user_id)]);
     return chatIds;
   }
 

@@ -158,16 +158,17 @@ export async function convertInvitesOnJoin(tx: Tx, events: EventLog, user: UserR
 
 /**
  * The first step of a change of someone's phone: the rows of everyone the change tells (the people who typed the
- * old number in, those who invited the new one) and the person's own, locked in id order, as every writer of the
- * event log takes them. `phoneChanged` then does the rest in the same transaction.
+ * old number in, those who invited the new one, and `alsoLock`: those a profile change in the same transaction tells)
+ * and the person's own, locked in id order, as every writer of the event log takes them. `phoneChanged` then does
+ * the rest in the same transaction.
  */
-export async function lockForPhoneChange(tx: Tx, events: EventLog, userId: number, newPhone: string): Promise<void> {
+export async function lockForPhoneChange(tx: Tx, events: EventLog, userId: number, newPhone: string, alsoLock: readonly number[] = []): Promise<void> {
   const owners = await tx.query<{ owner_id: number }>(
     `SELECT owner_id FROM contacts WHERE user_id = $1 AND phone_known
      UNION SELECT owner_id FROM contact_invites WHERE phone = $2`,
     [userId, newPhone],
   );
-  const others = owners.map((owner) => owner.owner_id).filter((id) => id !== userId);
+  const others = [...owners.map((owner) => owner.owner_id), ...alsoLock].filter((id) => id !== userId);
   await events.lockRecipients(tx, others.filter((id) => id < userId));
   // The person's own row FOR UPDATE at once: `phone` is a key (unique), so its UPDATE needs that lock, and taking
   // it later, over a weaker one, would wait on (and deadlock with) someone adding them to a group meanwhile.

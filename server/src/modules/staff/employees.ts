@@ -13,6 +13,7 @@ import { GroupsService } from '../chats/groups.js';
 import { Role, loadActor, loadAdmin, requireBelow } from '../users/actor.js';
 import { findUserById } from '../users/repository.js';
 import { type MeView, type UserRow, toMe, userColumns } from '../users/model.js';
+import { announceProfile, profileAudience, withProfileEvents } from '../users/profile-events.js';
 import { type Credentials, EMPLOYEE_SELECT, type EmployeeRow, type EmployeeView, toEmployee } from './model.js';
 import { limits } from '@messenger/protocol';
 
@@ -196,8 +197,13 @@ export class EmployeesService {
 
     try {
       await db.transaction(async (tx) => {
-        // A new phone tells contacts and inviters: their rows and the person's in id order, before anything else.
-        if (phone !== undefined) await lockForPhoneChange(tx, this.services.events, input.user_id, phone);
+        const { events } = this.services;
+        // A new name or username is told to everyone who sees the person (`user-updated`, as at PUT /user/edit); a new
+        // phone to contacts and inviters: all their rows and the person's in id order, before anything else.
+        const audience = name !== undefined || username !== undefined ? await profileAudience(tx, input.user_id) : [];
+        const audienceIds = audience.map((recipient) => recipient.id);
+        if (phone !== undefined) await lockForPhoneChange(tx, events, input.user_id, phone, audienceIds);
+        else await events.lockRecipients(tx, audienceIds);
         const target = await this.target(tx, input.user_id, true);
         requireBelow(admin, target);
         if (phone !== undefined && phone !== target.phone) this.requireGrantablePhone(admin, phone);
@@ -219,6 +225,7 @@ export class EmployeesService {
         }
         if (settingPasswords || (phone !== undefined && phone !== target.phone)) await endSignInsInProgress(tx, target.id);
         if (settingPasswords) await endSessions(tx, this.services.sockets, target.id);
+        await announceProfile(tx, events, target.id, audience);
       });
     } catch (error) {
       if (isUniqueViolation(error, 'users_username_key')) throw conflict('This username is already taken', 'username_taken');
@@ -238,7 +245,8 @@ export class EmployeesService {
     const db = this.services.db;
     const admin = await loadAdmin(db, adminId);
     if (roleId > admin.role) throw forbidden('You cannot grant a role above your own', 'not_allowed');
-    await db.transaction(async (tx) => {
+    // Everyone who sees the person learns the new role (`user-updated`: it is part of the public profile).
+    await withProfileEvents(db, this.services.events, userId, true, async (tx) => {
       const target = await this.target(tx, userId, true);
       requireBelow(admin, target);
       if (target.temporary) throw forbidden('Guests cannot be given a role; they sign in with a phone first', 'not_allowed');
@@ -277,7 +285,9 @@ export class EmployeesService {
     const admin = await loadAdmin(db, adminId);
     const groups = new GroupsService(this.services);
     await db.transaction(async (tx) => {
-      const owned = await groups.lockGroupsOwnedBy(tx, userId);
+      // Everyone who sees the person learns they are deleted (`user-updated`); their rows are locked with the groups'.
+      const audience = await profileAudience(tx, userId);
+      const owned = await groups.lockGroupsOwnedBy(tx, userId, audience.map((recipient) => recipient.id));
       const target = await this.target(tx, userId, true);
       requireBelow(admin, target);
       // The username goes free: a deleted account shows as deleted, never by it.
@@ -285,6 +295,7 @@ export class EmployeesService {
       await endSignInsInProgress(tx, userId);
       await endSessions(tx, this.services.sockets, userId);
       await groups.passOwnership(tx, owned, userId, origin);
+      await announceProfile(tx, this.services.events, userId, audience.filter((recipient) => recipient.id !== userId));
     });
   }
 

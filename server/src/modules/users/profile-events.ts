@@ -3,7 +3,7 @@ import type { EventLog } from '../../events/log.js';
 import { toPublic, userColumns, type PublicUserView, type UserRow } from './model.js';
 
 /** Who hears of a person's profile change, and what each of them may see of it. */
-interface Audience {
+export interface ProfileAudience {
   id: number;
   role: number;
   /** The recipient typed the person's phone in (a contact added or invited by number): they may see the phone. */
@@ -12,10 +12,11 @@ interface Audience {
 
 /**
  * Everyone whose screens show the person: themselves (their other tabs), everyone who shares a chat with them,
- * and everyone who has them as a contact.
+ * and everyone who has them as a contact. A change that locks more people (or chats first) reads this, takes every
+ * lock in one pass with these ids among them, changes the profile, then calls `announceProfile`.
  */
-async function audienceOf(tx: Tx, userId: number): Promise<Audience[]> {
-  return tx.query<Audience & Record<string, unknown>>(
+export async function profileAudience(tx: Tx, userId: number): Promise<ProfileAudience[]> {
+  return tx.query<ProfileAudience & Record<string, unknown>>(
     `SELECT r.id, r.role, EXISTS (SELECT 1 FROM contacts c WHERE c.owner_id = r.id AND c.user_id = $1 AND c.phone_known) AS phone_known
        FROM users r
       WHERE r.id = $1
@@ -44,25 +45,30 @@ export async function withProfileEvents<T>(
   change: (tx: Tx) => Promise<T>,
 ): Promise<T> {
   return db.transaction(async (tx) => {
-    const audience = announce ? await audienceOf(tx, userId) : [];
+    const audience = announce ? await profileAudience(tx, userId) : [];
     if (audience.length > 0) await events.lockRecipients(tx, audience.map((recipient) => recipient.id));
     const result = await change(tx);
-    if (audience.length === 0) return result;
-    const [row] = await tx.query<UserRow>(`SELECT ${userColumns()} FROM users WHERE id = $1`, [userId]);
-    if (!row) return result;
-    // One event per distinct view, so recipients who see the same profile share one append.
-    const byView = new Map<string, { user: PublicUserView; ids: number[] }>();
-    for (const recipient of audience) {
-      const user = toPublic(row, {
-        showPhone: recipient.phone_known || recipient.id === userId || recipient.role >= 2,
-        forAdmin: recipient.role >= 2,
-      });
-      const key = JSON.stringify(user);
-      const group = byView.get(key) ?? { user, ids: [] };
-      group.ids.push(recipient.id);
-      byView.set(key, group);
-    }
-    for (const { user, ids } of byView.values()) await events.append(tx, ids, 'user-updated', { user });
+    await announceProfile(tx, events, userId, audience);
     return result;
   });
+}
+
+/** `user-updated` to each of `audience` (locked already), with the person's profile as it now is in `tx`. */
+export async function announceProfile(tx: Tx, events: EventLog, userId: number, audience: readonly ProfileAudience[]): Promise<void> {
+  if (audience.length === 0) return;
+  const [row] = await tx.query<UserRow>(`SELECT ${userColumns()} FROM users WHERE id = $1`, [userId]);
+  if (!row) return;
+  // One event per distinct view, so recipients who see the same profile share one append.
+  const byView = new Map<string, { user: PublicUserView; ids: number[] }>();
+  for (const recipient of audience) {
+    const user = toPublic(row, {
+      showPhone: recipient.phone_known || recipient.id === userId || recipient.role >= 2,
+      forAdmin: recipient.role >= 2,
+    });
+    const key = JSON.stringify(user);
+    const group = byView.get(key) ?? { user, ids: [] };
+    group.ids.push(recipient.id);
+    byView.set(key, group);
+  }
+  for (const { user, ids } of byView.values()) await events.append(tx, ids, 'user-updated', { user });
 }
