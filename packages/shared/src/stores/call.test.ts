@@ -99,6 +99,14 @@ describe('the call store', () => {
     }
   });
 
+  it('does not ring while this tab is in another call (a group call gets past the busy rule)', () => {
+    useCallStore.getState().joinRoom(9, 90, 'room-90');
+    useCallStore.getState().applyEvent(incomingCall, ME);
+    expect(useCallStore.getState().incoming).toBeNull();
+    useCallStore.getState().endActive();
+    expect(useCallStore.getState().incoming).toBeNull();
+  });
+
   it('does not ring for a call this tab is already in', () => {
     useCallStore.getState().joinRoom(7, 70, 'room-70');
     useCallStore.getState().applyEvent(incomingCall, ME);

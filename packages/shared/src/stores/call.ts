@@ -153,7 +153,9 @@ export const useCallStore = create<CallState>((set, get) => ({
   applyEvent: (event, myId) => {
     if (event.event_type === 'call') {
       const info = (event as FlowEvent<'call'>).additional_info;
-      if (info.user.id === myId || get().active?.callId === info.call_id) return;
+      // Not while this tab is in a call (spec §4: only with no call window open): a group call rings past the
+      // server's busy rule, and a modal kept hidden would ring the moment mine ends, its 60 s counted from then.
+      if (info.user.id === myId || get().active) return;
       set({ incoming: { chatId: info.chat_id, callId: info.call_id, roomId: info.room_id, chatType: info.chat_type, caller: info.user } });
       fetchRingingTicket(info.chat_id, info.call_id, () => get().incoming);
     } else if (event.event_type === 'hang') {
