@@ -41,6 +41,14 @@ export function GroupPanel({ chat, onClose }: { chat: Chat; onClose: () => void 
   const isOwner = chat.owner_id === me;
   const [name, setName] = useState(chat.name);
   const [avatar, setAvatar] = useState<string | null>(chat.avatar);
+  // What the form started from. A change made elsewhere (another tab, another owner) shows in a field not edited
+  // here, so Save neither lights up for nothing nor sends the old value back over it.
+  const [shown, setShown] = useState({ name: chat.name, avatar: chat.avatar });
+  if (shown.name !== chat.name || shown.avatar !== chat.avatar) {
+    if (name === shown.name) setName(chat.name);
+    if (avatar === shown.avatar) setAvatar(chat.avatar);
+    setShown({ name: chat.name, avatar: chat.avatar });
+  }
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<{ id: number; name: string } | null>(null);
   const changed = name.trim() !== chat.name || avatar !== chat.avatar;
@@ -52,7 +60,11 @@ export function GroupPanel({ chat, onClose }: { chat: Chat; onClose: () => void 
 
   const save = saving.handler(async () => {
     if (!isOwner || !changed || !name.trim()) return;
-    const updated = await chatsApi.edit(chat.id, { name: name.trim(), avatar });
+    // Only what was changed here: the rest may have changed elsewhere meanwhile.
+    const updated = await chatsApi.edit(chat.id, {
+      ...(name.trim() !== chat.name ? { name: name.trim() } : {}),
+      ...(avatar !== chat.avatar ? { avatar } : {}),
+    });
     useChatsStore.getState().upsert(updated);
     useNotificationsStore.getState().push({ kind: 'success', text: t('groupModal.saveSuccess') });
     await refreshLists();

@@ -34,6 +34,13 @@ export function PersonPanel({ chat, onClose }: { chat: Chat; onClose: () => void
   const profile = useUsersStore((state) => (peerId === null ? undefined : state.profiles[peerId]));
   const contact = useContactsStore((state) => state.contacts.find((candidate) => candidate.id === peerId));
   const [alias, setAlias] = useState(contact?.alias_name ?? '');
+  // The contact's name as the field started from: added from this panel, or renamed in another tab, the field
+  // follows unless it was edited here (a Save would send the old name back).
+  const [shownAlias, setShownAlias] = useState(contact?.alias_name ?? '');
+  if ((contact?.alias_name ?? '') !== shownAlias) {
+    if (alias === shownAlias) setAlias(contact?.alias_name ?? '');
+    setShownAlias(contact?.alias_name ?? '');
+  }
   const [adding, setAdding] = useState(false);
 
   // The profile may have changed since it was cached; fetch it fresh when the panel opens.
