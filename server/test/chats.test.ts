@@ -72,6 +72,27 @@ describe('contacts', () => {
     const newcomer = await signUp(server, { phone: newcomerPhone });
     const list = await request(server, 'GET', '/user/contacts', { token: anna.token });
     assert.deepEqual(list.body.contacts.map((contact: any) => [contact.id, contact.alias_name]), [[newcomer.id, 'Newcomer']]);
+
+    // A deleted account's number: it never signs in again, so nobody is invited.
+    const gone = await signUp(server);
+    await server.db.query('UPDATE users SET deleted = true WHERE id = $1', [gone.id]);
+    const deleted = await request(server, 'POST', '/user/contacts/add', { token: anna.token, body: { user_phone: gone.phone, name: 'Gone' } });
+    assert.deepEqual([deleted.status, deleted.body.added, deleted.body.invited], [200, false, false]);
+    assert.equal((await server.db.query('SELECT 1 FROM contact_invites WHERE phone = $1', [gone.phone])).length, 0);
+  });
+
+  it('says so when the day\'s invitations are used up (429 invite_limit), rather than "nobody found"', async () => {
+    const anna = await signUp(server);
+    // 20 invitations within the last day, the oldest 19 h 59 min ago: the next one is possible in 4 h 1 min.
+    await server.db.query(
+      `INSERT INTO contact_invites (owner_id, phone, alias_name, created_at)
+       SELECT $1, '+49151999' || lpad(n::text, 5, '0'), 'Friend', now() - interval '20 hours' + n * interval '1 minute' FROM generate_series(1, 20) AS n`,
+      [anna.id],
+    );
+    const capped = await request(server, 'POST', '/user/contacts/add', { token: anna.token, body: { user_phone: randomPhone(), name: 'One more' } });
+    assert.deepEqual([capped.status, capped.body.error], [429, 'invite_limit']);
+    const retryAfter = Number(capped.headers.get('retry-after'));
+    assert.ok(retryAfter > 4 * 3600 && retryAfter <= 4 * 3600 + 90, String(retryAfter));
   });
 
   it('finds people by username prefix or exact phone, never oneself', async () => {

@@ -46,6 +46,21 @@ test('strips the @ of a username and warns when nobody was found', async () => {
   expect(JSON.parse(String(fetchMock.mock.calls[0]![1]!.body))).toEqual({ name: 'Ghost', username: 'ghost_user' });
 });
 
+test('a number nobody can be added with (a deleted account) is not called a username; the day’s invitations used up say so', async () => {
+  const user = userEvent.setup();
+  let answer: { status?: number; body: unknown } = { body: { added: false, invited: false } };
+  mockFetch({ 'POST /api/user/contacts/add': () => answer });
+  render(<AddContactModal onClose={() => undefined} />);
+  await user.type(screen.getByLabelText('Name'), 'Gone');
+  await user.type(screen.getByLabelText('Phone number'), '+4915100000009');
+  await user.click(screen.getByRole('button', { name: 'Add contact' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('Nobody on Messenger can be added with this number.');
+
+  answer = { status: 429, body: { error: 'invite_limit', message: 'You have sent as many invitations as a day allows; try again later' } };
+  await user.click(screen.getByRole('button', { name: 'Add contact' }));
+  expect(await screen.findByText('You have sent as many invitations as a day allows. Try again later.')).toBeInTheDocument();
+});
+
 test('shows the spec’s warning for an existing contact, and closes after adding', async () => {
   const user = userEvent.setup();
   const onClose = jest.fn();

@@ -70,7 +70,8 @@ export function AddContactModal({ onClose, initial }: AddContactModalProps) {
       useNotificationsStore.getState().push({ kind: 'info', text: t('addContact.invited', { name: name.trim() }) }, config.notificationDismissMs);
       onClose();
     } else {
-      setWarning(t('addContact.addWarning'));
+      // Nobody has that username; or the number is a deleted account's, which never signs in again.
+      setWarning(e164 ? t('addContact.phoneWarning') : t('addContact.addWarning'));
     }
   });
 

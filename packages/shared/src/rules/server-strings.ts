@@ -29,6 +29,7 @@ export const ERROR_CODE_KEYS: Record<string, string> = {
   invalid_ticket: 'serverErrors.invalidTicket',
   chat_code_unknown: 'serverErrors.chatCodeUnknown',
   removed_from_chat: 'serverErrors.removedFromChat',
+  invite_limit: 'serverErrors.inviteLimit',
   invalid_code: 'serverErrors.invalidChatCode',
   username_taken: 'serverErrors.usernameTaken',
   phone_taken: 'serverErrors.phoneTaken',

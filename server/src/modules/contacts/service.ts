@@ -1,7 +1,7 @@
 import type { Services } from '../../services.js';
 import type { Tx } from '../../db/index.js';
 import type { EventLog } from '../../events/log.js';
-import { ServerStrings, badRequest, conflict, notFound } from '../../http/errors.js';
+import { ServerStrings, badRequest, conflict, notFound, tooManyRequests } from '../../http/errors.js';
 import { toE164 } from '../auth/phone.js';
 import { findUserById, findUserByPhone, findUserByUsername } from '../users/repository.js';
 import type { UserRow } from '../users/model.js';
@@ -49,7 +49,8 @@ export class ContactsService {
     const person = phone ? await findUserByPhone(db, phone) : await findUserByUsername(db, username!);
 
     if (!person || person.deleted || person.temporary) {
-      if (!phone) return { added: false, invited: false };
+      // A deleted account keeps its phone and never signs in again: inviting that number would wait for nobody.
+      if (!phone || person?.deleted) return { added: false, invited: false };
       if (phone === owner.phone) throw badRequest(ServerStrings.cannotAddContact, 'cannot_add_contact');
       return { added: false, invited: await this.invite(owner, phone, name, origin) };
     }
@@ -106,23 +107,26 @@ export class ContactsService {
     return tellContactChanged(tx, this.services.events, owner, userId, eventType);
   }
 
-  /** Records an invitation and texts the person the owner's invite link. False when the daily cap is reached. */
-  private async invite(owner: UserRow, phone: string, name: string, origin: string): Promise<boolean> {
+  /** Records an invitation and texts the person the owner's invite link; 429 `invite_limit` past the daily cap. */
+  private async invite(owner: UserRow, phone: string, name: string, origin: string): Promise<true> {
     // One owner's invitations one at a time (their row locked): two adds at once of the same phone (two tabs), or
     // of several phones at the daily cap, would otherwise both pass the checks (a 500, or more texts than the cap).
     const outcome = await this.services.db.transaction(async (tx) => {
       await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [owner.id]);
       const renamed = await tx.query('UPDATE contact_invites SET alias_name = $3 WHERE owner_id = $1 AND phone = $2 RETURNING 1', [owner.id, phone, name]);
       if (renamed.length > 0) return 'known' as const; // already invited: do not text them again
-      const [today] = await tx.query<{ count: number }>(
-        `SELECT count(*) AS count FROM contact_invites WHERE owner_id = $1 AND created_at > now() - interval '1 day'`,
+      const [today] = await tx.query<{ count: number; oldest_age: number | null }>(
+        `SELECT count(*) AS count, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS oldest_age
+           FROM contact_invites WHERE owner_id = $1 AND created_at > now() - interval '1 day'`,
         [owner.id],
       );
-      if (Number(today?.count ?? 0) >= INVITES_PER_DAY) return 'capped' as const;
+      if (Number(today?.count ?? 0) >= INVITES_PER_DAY) {
+        throw tooManyRequests('You have sent as many invitations as a day allows; try again later', 86_400 - (today?.oldest_age ?? 0), 'invite_limit');
+      }
       await tx.query('INSERT INTO contact_invites (owner_id, phone, alias_name) VALUES ($1, $2, $3)', [owner.id, phone, name]);
       return 'new' as const;
     });
-    if (outcome !== 'new') return outcome === 'known';
+    if (outcome === 'known') return true;
     const inviter = owner.name || (owner.username ? `@${owner.username}` : 'A friend');
     await this.services.sms
       .send(phone, `${inviter} invites you to Messenger: ${origin}/link/${owner.invite_code}`)
