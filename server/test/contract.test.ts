@@ -206,6 +206,9 @@ describe('the wire contract', () => {
       body: { chat_id: groupId, actions: [{ add: false, participants: [bob.id] }] },
     });
     check(routes.manageParticipants, managed.body);
+    // Removed, Bob is let back in by the owner only; leaving of his own accord, he may join by the code.
+    await request(server, 'PUT', routes.manageParticipants.url, { token: anna.token, body: { chat_id: groupId, actions: [{ add: true, participants: [bob.id] }] } });
+    assert.equal((await request(server, 'DELETE', `/chat/${groupId}`, { token: bob.token })).status, 200);
     const joined = await request(server, 'POST', routes.join.url, { token: bob.token, body: { code: group.body.chat.invite_code } });
     check(routes.join, joined.body);
     assert.equal(joined.body.chat.invite_code, null, 'a member who is not the owner does not');

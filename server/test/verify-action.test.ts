@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { FLOW_EVENT_TYPES } from '@messenger/protocol';
 import { startServer, type TestServer } from './helpers/server.js';
 import { makeStaff } from './helpers/staff.js';
+import { MeetClient } from './helpers/meet-client.js';
 import {
   chatSocketUrl,
   events,
@@ -213,6 +214,11 @@ describe('verify_action: a list from events equals a fresh fetch', () => {
     await verifyAction(server, [anna, boris, vika], () =>
       request(server, 'PUT', '/chat/manage-participants', { token: anna.token, body: { chat_id: chatId, actions: [{ add: false, participants: [vika.id] }] } }),
     );
+    // Removed, she is back only when the owner adds her; then she leaves of her own accord, and the code lets her in.
+    await verifyAction(server, [anna, boris, vika], () =>
+      request(server, 'PUT', '/chat/manage-participants', { token: anna.token, body: { chat_id: chatId, actions: [{ add: true, participants: [vika.id] }] } }),
+    );
+    await verifyAction(server, [anna, boris, vika], () => request(server, 'DELETE', `/chat/${chatId}`, { token: vika.token }));
     const invite = (await request(server, 'GET', `/chat/${chatId}`, { token: anna.token })).body.chat.invite_code as string;
     await verifyAction(server, [anna, boris, vika], () => request(server, 'POST', '/chat/join', { token: vika.token, body: { code: invite } }));
     await verifyAction(server, [anna, boris, vika], () => sendText(server, vika, chatId, 'joined'));
@@ -243,6 +249,21 @@ describe('verify_action: a list from events equals a fresh fetch', () => {
     const busy = await verifyAction(server, [anna, boris], () => request(server, 'POST', '/meet/call', { token: anna.token, body: { chat_id: annaAndBoris } }));
     assert.equal(busy.body.busy, true, JSON.stringify(busy.body));
     await verifyAction(server, [boris, vika], () => request(server, 'POST', '/meet/reject', { token: vika.token, body: { chat_id: chatId } }));
+    // Boris calls once more and Vika answers: her other tabs stop ringing (call-answered).
+    assert.equal((await request(server, 'POST', '/meet/call', { token: boris.token, body: { chat_id: chatId } })).status, 200);
+    const meetingOf = async (person: Person) => {
+      const ticket = await request(server, 'GET', `/meet/get-token?chat_id=${chatId}`, { token: person.token });
+      return MeetClient.join(server, chatId, ticket.body.token);
+    };
+    const borisMeet = await meetingOf(boris);
+    const vikaMeet = await verifyAction(server, [boris, vika], async () => {
+      const meet = await meetingOf(vika);
+      // In the room: her join (and its event) is done.
+      await waitFor(() => meet.participantFrames().length > 0, 'Vika in the room');
+      return meet;
+    });
+    await vikaMeet.close();
+    await borisMeet.close();
   });
 
   it('every message deleted: the preview says so, in its place', async () => {
