@@ -97,8 +97,8 @@ export async function createServices(
         onEvent: (userId, event) => bus.deliverHere(userId, event),
         onSignal: (userId, signal) => bus.signalHere(userId, signal),
         onSessionsEnded: (userId, code, reason) => sockets.closeUserHere(userId, code, reason),
-        // Rings sent while this node was cut off are lost: its sockets read what they missed from the log.
-        onReconnected: () => void bus.catchUpAll(),
+        // Rings sent while a node was cut off are lost: the sockets here read what they missed from the log.
+        onCatchUp: () => void bus.catchUpAll(),
       },
       logger,
     );

@@ -9,6 +9,7 @@ import { makeStaff } from './helpers/staff.js';
 import { MeetClient } from './helpers/meet-client.js';
 import { Role } from '../src/modules/users/actor.js';
 import { openDatabase } from '../src/db/index.js';
+import { connect as connectNats } from 'nats';
 import { migrations } from '../src/db/migrations/index.js';
 
 // Several nodes over one PostgreSQL, linked by NATS, their limits in Redis (issue 11). PGlite is one process's
@@ -57,6 +58,30 @@ describe('a cluster of two nodes linked by NATS', { skip }, () => {
     const seqs = events(frames).map((event) => event.seq);
     assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b), 'in seq order');
     assert.equal(new Set(seqs).size, seqs.length, 'no duplicates');
+    borisOnB.close();
+  });
+
+  it('a node back on NATS after a loss has every node catch up: an event whose ring went nowhere reaches the socket on B', async () => {
+    const anna = await signUp(nodeA, { name: 'Anna' });
+    const boris = await signUp(nodeA, { name: 'Boris' });
+    const chatId = await privateChat(nodeA, anna, boris);
+    const borisOnB = await SocketProbe.open(flowUrl(nodeB, boris.token));
+    await borisOnB.until((frames) => frames.some((frame) => frame.event_type === 'ready'));
+    // Committed on node A while its link was down: in the log, rung to nobody (the NATS client drops what it
+    // buffered when it reconnects).
+    const [{ last_seq: seq }] = (await nodeA.db.query('UPDATE users SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq', [boris.id])) as [{ last_seq: number }];
+    await nodeA.db.query('INSERT INTO user_events (user_id, seq, event_type, payload) VALUES ($1, $2, $3, $4)', [
+      boris.id,
+      seq,
+      'chat-read',
+      JSON.stringify({ chat_id: chatId, unread_messages: 0, unread_mentions: 0 }),
+    ]);
+    // Node A is back on NATS and says so (its link does this on reconnecting).
+    const nats = await connectNats({ servers: testNatsUrl });
+    nats.publish(`${cluster.clusterName}.catchup`);
+    await nats.drain();
+    const caught = await borisOnB.until((frames) => events(frames).some((event) => event.seq === seq));
+    assert.equal(events(caught).filter((event) => event.seq === seq).length, 1);
     borisOnB.close();
   });
 

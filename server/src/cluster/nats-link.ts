@@ -12,6 +12,8 @@ const eventsSubject = (cluster: string, userId: number) => `${cluster}.events.${
 const sessionsSubject = (cluster: string) => `${cluster}.sessions.end`;
 const callsEndedSubject = (cluster: string) => `${cluster}.calls.ended`;
 const callsLeftSubject = (cluster: string) => `${cluster}.calls.left`;
+/** A node back on NATS after a loss: every node's sockets read the log, since that node's rings went nowhere. */
+const catchUpSubject = (cluster: string) => `${cluster}.catchup`;
 /** Development only (the dev SMS provider, refused in production): every code "sent", so any node's outbox has it. */
 const devSmsSubject = (cluster: string) => `${cluster}.dev.sms`;
 
@@ -22,8 +24,11 @@ export interface NatsLinkHandlers {
   onSignal(userId: number, signal: LiveSignal): void;
   /** Another node ended this person's sessions: close their sockets here. */
   onSessionsEnded(userId: number, code: number, reason: string): void;
-  /** The link came back after a loss: rings may have been missed meanwhile. */
-  onReconnected(): void;
+  /**
+   * Rings may have been missed: this node's link came back after a loss (rings to it went nowhere), or another
+   * node's did (its rings went nowhere: NATS clients drop what they buffered when they reconnect).
+   */
+  onCatchUp(): void;
 }
 
 /**
@@ -53,6 +58,12 @@ export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
         } catch (parseError) {
           this.logger.warn({ err: parseError }, 'NATS: unreadable sessions message');
         }
+      },
+    });
+    connection.subscribe(catchUpSubject(cluster), {
+      callback: (error) => {
+        if (error) return this.logger.warn({ err: error }, 'NATS: catch-up subscription failed');
+        this.handlers.onCatchUp();
       },
     });
     connection.subscribe(callsEndedSubject(cluster), {
@@ -162,7 +173,7 @@ export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
     headers.set('seq', String(event.seq));
     headers.set('type', event.event_type);
     const body = event.infoJson ?? JSON.stringify(event.additional_info);
-    // While disconnected the client buffers, then drops: a lost ring is caught by the seq gap check.
+    // While disconnected the client buffers, then drops: once back, this node asks every node to catch up.
     try {
       this.connection.publish(eventsSubject(this.cluster, userId), this.encoder.encode(body), { headers });
     } catch (error) {
@@ -242,7 +253,13 @@ export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
       } else if (status.type === 'reconnect') {
         this.reconnecting = false;
         this.logger.info('NATS reconnected');
-        this.handlers.onReconnected();
+        this.handlers.onCatchUp();
+        // What this node rang while cut off (and in the last seconds before it knew) reached nobody elsewhere.
+        try {
+          this.connection.publish(catchUpSubject(this.cluster));
+        } catch (error) {
+          this.logger.warn({ err: error }, 'NATS: catch-up request not sent');
+        }
       }
     }
   }

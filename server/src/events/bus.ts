@@ -87,6 +87,26 @@ export class EventBus {
    * time, so that tens of thousands of sockets do not hit the database at once.
    */
   async catchUpAll(): Promise<void> {
+    // Asked again while running (several nodes back at once after NATS restarted): one more pass after this one.
+    if (this.catchingUp) {
+      this.catchUpAgain = true;
+      return this.catchingUp;
+    }
+    this.catchingUp = (async () => {
+      do {
+        this.catchUpAgain = false;
+        await this.catchUpOnce();
+      } while (this.catchUpAgain);
+    })().finally(() => {
+      this.catchingUp = null;
+    });
+    return this.catchingUp;
+  }
+
+  private catchingUp: Promise<void> | null = null;
+  private catchUpAgain = false;
+
+  private async catchUpOnce(): Promise<void> {
     const pending = [...this.subscribers.values()].flatMap((set) => [...set].map((subscriber) => subscriber.catchUp).filter((run) => run !== undefined));
     const worker = async () => {
       for (let run = pending.shift(); run; run = pending.shift()) await run().catch(() => undefined);

@@ -183,7 +183,7 @@ export const testRedisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:637
  * concurrent runs sharing that NATS — or a Redis, with `REDIS_URL` in `env` — never hear each other).
  * PostgreSQL only: PGlite belongs to one process.
  */
-export async function startCluster(size: number, env: Record<string, string> = {}): Promise<{ nodes: TestServer[]; close(): Promise<void> }> {
+export async function startCluster(size: number, env: Record<string, string> = {}): Promise<{ nodes: TestServer[]; clusterName: string; close(): Promise<void> }> {
   const { databaseUrl, dropDatabase } = await createPostgresDatabase();
   const clusterName = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const nodes: TestServer[] = [];
@@ -208,6 +208,7 @@ export async function startCluster(size: number, env: Record<string, string> = {
   }
   return {
     nodes,
+    clusterName,
     async close() {
       for (const node of nodes) await node.close();
       await dropDatabase();
