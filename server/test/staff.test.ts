@@ -483,6 +483,12 @@ describe('employees', () => {
     // A top admin may: the role it leads to is their own.
     const made = await request(server, 'POST', '/user/manager', { token: top.token, body: { phone: spareAdminPhone, name: 'Second Top' } });
     assert.equal(made.status, 201, JSON.stringify(made.body));
+    // Until its first sign-in it is a manager on paper, yet a top admin to be: out of an admin's reach (new
+    // passwords, shown to the admin, would sign them in as that top admin).
+    const reset = await request(server, 'PUT', '/user/manager', { token: admin.token, body: { user_id: made.body.user.id, password: 'another pass 1', extra_password: 'another pass 2' } });
+    assert.deepEqual([reset.status, reset.body.error], [403, 'not_allowed']);
+    const demoted = await request(server, 'PUT', '/user/role', { token: admin.token, body: { user_id: made.body.user.id, role_id: 0 } });
+    assert.deepEqual([demoted.status, demoted.body.error], [403, 'not_allowed']);
   });
 
   it('tells everyone who sees the person of an admin\'s rename, role change and deletion (user-updated)', async () => {
@@ -496,12 +502,19 @@ describe('employees', () => {
     assert.equal((await request(server, 'PUT', '/user/manager', { token: admin.token, body: { user_id: manager.id, notes: 'quiet' } })).status, 200);
     assert.equal((await request(server, 'PUT', '/user/manager', { token: admin.token, body: { user_id: manager.id, name: 'Manny After' } })).status, 200);
     await update((user) => user.name === 'Manny After');
+    assert.equal((await request(server, 'PUT', '/user/role', { token: admin.token, body: { user_id: manager.id, role_id: 1 } })).status, 200);
     assert.equal((await request(server, 'PUT', '/user/role', { token: admin.token, body: { user_id: manager.id, role_id: 0 } })).status, 200);
     await update((user) => user.role === 0);
     assert.equal((await request(server, 'DELETE', `/user/${manager.id}`, { token: admin.token })).status, 200);
     await update((user) => user.deleted === true);
-    // Notes are the staff's own: nobody was told of them.
+    // Notes are the staff's own, and a role given again is no change: nobody was told of them.
     assert.equal(flow.frames.filter((frame) => frame.event_type === 'user-updated').length, 3);
+    // Someone promoted to manager under a new name.
+    const pat = await signUp(server, { name: 'Pat' });
+    await privateChat(server, friend, pat);
+    assert.equal((await request(server, 'POST', '/user/manager', { token: admin.token, body: { phone: pat.phone, name: 'Pat Manager' } })).status, 201);
+    const promoted = await nextEvent(flow, (event) => event.event_type === 'user-updated' && event.additional_info.user.id === pat.id);
+    assert.deepEqual([promoted.additional_info.user.name, promoted.additional_info.user.role], ['Pat Manager', 1]);
     flow.close();
   });
 

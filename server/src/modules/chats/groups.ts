@@ -51,12 +51,13 @@ export class GroupsService {
     if (avatar) await requireOwnImage(db, userId, avatar);
 
     return db.transaction(async (tx) => {
+      const events = this.services.events;
+      // The people's rows before the inserts that check their keys (see manageParticipants).
+      await events.lockRecipients(tx, [userId, ...participants]);
       const chatId = await this.insertGroup(tx, name, avatar, userId, isSecret);
       await tx.query('INSERT INTO chat_members (chat_id, user_id) SELECT $1, unnest($2::bigint[])', [chatId, [userId, ...participants]]);
       const views = await chatViewsFor(tx, chatId, [userId, ...participants], origin);
       const creator = await actorProfile(tx, userId);
-      const events = this.services.events;
-      await events.lockRecipients(tx, [userId, ...participants]);
       await events.append(tx, [userId], 'chat-created', { chat_id: chatId, user: creator, chat: memberView(views, userId) });
       for (const id of participants) {
         await events.append(tx, [id], 'invited-to-chat', { chat_id: chatId, chat: memberView(views, id), user: creator });
@@ -112,6 +113,10 @@ export class GroupsService {
       const removed = members.filter((id) => !final.has(id));
       const stayed = members.filter((id) => final.has(id));
       if (added.length > 0 || removed.length > 0) {
+        const events = this.services.events;
+        // The people's rows first, in id order: the inserts below check their keys (a key-share lock on each), and
+        // taking the row locks after them could deadlock with someone changing their username meanwhile.
+        await events.lockRecipients(tx, [...members, ...added]);
         if (removed.length > 0) {
           await tx.query('DELETE FROM chat_members WHERE chat_id = $1 AND user_id = ANY($2::bigint[])', [chatId, removed]);
           // The group's code no longer lets them back in; the owner adding them again does.
@@ -126,8 +131,6 @@ export class GroupsService {
           await this.addMembers(tx, chatId, added);
           await tx.query('DELETE FROM chat_removals WHERE chat_id = $1 AND user_id = ANY($2::bigint[])', [chatId, added]);
         }
-        const events = this.services.events;
-        await events.lockRecipients(tx, [...members, ...added]);
         const views = await chatViewsFor(tx, chatId, added, origin);
         const inviter = await actorProfile(tx, userId);
         for (const id of added) await events.append(tx, [id], 'invited-to-chat', { chat_id: chatId, chat: memberView(views, id), user: inviter });
@@ -152,9 +155,9 @@ export class GroupsService {
       if (!members.includes(userId)) {
         const [removed] = await tx.query('SELECT 1 FROM chat_removals WHERE chat_id = $1 AND user_id = $2', [chat.id, userId]);
         if (removed) throw forbidden('The owner removed you from this group: only they can add you again', 'removed_from_chat');
-        await this.addMembers(tx, chat.id, [userId]);
         const events = this.services.events;
         await events.lockRecipients(tx, [...members, userId]);
+        await this.addMembers(tx, chat.id, [userId]);
         const views = await chatViewsFor(tx, chat.id, [userId], origin);
         const joiner = await actorProfile(tx, userId);
         await events.append(tx, [userId], 'chat-created', { chat_id: chat.id, user: joiner, chat: memberView(views, userId) });

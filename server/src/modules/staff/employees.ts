@@ -132,17 +132,26 @@ export class EmployeesService {
     let userId: number;
     try {
       userId = await db.transaction(async (tx) => {
-        const [existing] = await tx.query<TargetRow>(`SELECT id, role, phone, temporary, deleted FROM users WHERE phone = $1 FOR UPDATE`, [phone]);
+        // An existing account is promoted, under the name given here: everyone who sees them learns it (their rows
+        // and the person's locked first, in id order).
+        const [found] = await tx.query<{ id: number }>('SELECT id FROM users WHERE phone = $1', [phone]);
+        const audience = found ? await profileAudience(tx, found.id) : [];
+        if (found) await events.lockRecipients(tx, [found.id, ...audience.map((recipient) => recipient.id)]);
+        const [existing] = found
+          ? await tx.query<TargetRow>('SELECT id, role, phone, temporary, deleted FROM users WHERE id = $1 AND phone = $2', [found.id, phone])
+          : [];
+        if (found && !existing) throw conflict('This phone number changed hands meanwhile; try again', 'phone_taken');
         if (existing) {
           if (existing.deleted) throw conflict('This phone number belongs to a deleted account', 'phone_taken');
           if (existing.role >= Role.manager) throw conflict('This person is staff already', 'already_staff');
-          requireBelow(admin, existing);
+          requireBelow(admin, existing, this.services.config.adminPhones);
           await tx.query(
             `UPDATE users SET role = $2, name = $3, notes = $4, password_hash = $5, extra_password_hash = $6 WHERE id = $1`,
             [existing.id, Role.manager, name, notes, passwordHash, extraHash],
           );
           // Their sessions signed in by SMS end, as at any role change: a manager signs in with the passwords.
           await endSessions(tx, this.services.sockets, existing.id);
+          await announceProfile(tx, events, existing.id, audience);
           return existing.id;
         }
         const [created] = await tx.query<UserRow>(
@@ -178,7 +187,7 @@ export class EmployeesService {
     let hashes: { password?: string; extra?: string } = {};
     if (settingPasswords) {
       const target = await this.target(db, input.user_id);
-      requireBelow(admin, target);
+      requireBelow(admin, target, this.services.config.adminPhones);
       if (target.role < Role.manager) throw badRequest('Only staff sign in with passwords', 'not_staff');
       if (input.password !== undefined) checkPasswordRules(input.password);
       if (input.extra_password !== undefined) checkPasswordRules(input.extra_password);
@@ -205,7 +214,7 @@ export class EmployeesService {
         if (phone !== undefined) await lockForPhoneChange(tx, events, input.user_id, phone, audienceIds);
         else await events.lockRecipients(tx, audienceIds);
         const target = await this.target(tx, input.user_id, true);
-        requireBelow(admin, target);
+        requireBelow(admin, target, this.services.config.adminPhones);
         if (phone !== undefined && phone !== target.phone) this.requireGrantablePhone(admin, phone);
         if (target.temporary) throw forbidden('Guests have no profile to edit', 'not_allowed');
         if (settingPasswords && target.role < Role.manager) throw badRequest('Only staff sign in with passwords', 'not_staff');
@@ -245,10 +254,11 @@ export class EmployeesService {
     const db = this.services.db;
     const admin = await loadAdmin(db, adminId);
     if (roleId > admin.role) throw forbidden('You cannot grant a role above your own', 'not_allowed');
-    // Everyone who sees the person learns the new role (`user-updated`: it is part of the public profile).
-    await withProfileEvents(db, this.services.events, userId, true, async (tx) => {
+    // Everyone who sees the person learns a new role (`user-updated`: it is part of the public profile).
+    const changing = (await this.target(db, userId)).role !== roleId;
+    await withProfileEvents(db, this.services.events, userId, changing, async (tx) => {
       const target = await this.target(tx, userId, true);
-      requireBelow(admin, target);
+      requireBelow(admin, target, this.services.config.adminPhones);
       if (target.temporary) throw forbidden('Guests cannot be given a role; they sign in with a phone first', 'not_allowed');
       if (roleId === target.role) return;
       if (roleId === Role.user) {
@@ -269,7 +279,7 @@ export class EmployeesService {
     const admin = await loadAdmin(db, adminId);
     await db.transaction(async (tx) => {
       const target = await this.target(tx, userId, true);
-      requireBelow(admin, target);
+      requireBelow(admin, target, this.services.config.adminPhones);
       await tx.query('UPDATE users SET is_muted = $2 WHERE id = $1', [userId, isMuted]);
     });
     return this.employee(userId);
@@ -289,7 +299,7 @@ export class EmployeesService {
       const audience = await profileAudience(tx, userId);
       const owned = await groups.lockGroupsOwnedBy(tx, userId, audience.map((recipient) => recipient.id));
       const target = await this.target(tx, userId, true);
-      requireBelow(admin, target);
+      requireBelow(admin, target, this.services.config.adminPhones);
       // The username goes free: a deleted account shows as deleted, never by it.
       await tx.query('UPDATE users SET deleted = true, username = NULL, password_hash = NULL, extra_password_hash = NULL WHERE id = $1', [userId]);
       await endSignInsInProgress(tx, userId);

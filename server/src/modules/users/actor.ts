@@ -52,7 +52,14 @@ export function usesAdminPower(actor: Pick<UserRow, 'role' | 'password_set' | 'b
  * The rule of every staff action on a person (block, mute, role, edit, delete): never oneself, and only people
  * strictly below one's own role.
  */
-export function requireBelow(actor: Pick<UserRow, 'id' | 'role'>, target: { id: number; role: number }): void {
+export function requireBelow(
+  actor: Pick<UserRow, 'id' | 'role'>,
+  target: { id: number; role: number; phone?: string | null },
+  adminPhones: readonly string[] = [],
+): void {
   if (target.id === actor.id) throw forbidden('You cannot do this to your own account', 'not_allowed');
-  if (target.role >= actor.role) throw forbidden('You can only manage people below your own role', 'not_allowed');
+  // A number of ADMIN_PHONES makes its account a top admin at its next sign-in: it counts as one already (an admin
+  // resetting its passwords would otherwise sign in as a top admin).
+  const role = target.phone && adminPhones.includes(target.phone) ? Math.max(target.role, Role.topAdmin) : target.role;
+  if (role >= actor.role) throw forbidden('You can only manage people below your own role', 'not_allowed');
 }

@@ -109,9 +109,11 @@ export class UsersService {
     const db = this.services.db;
     const admin = await loadAdmin(db, adminId);
     await db.transaction(async (tx) => {
-      const [target] = await tx.query<{ id: number; role: number }>('SELECT id, role FROM users WHERE id = $1 AND NOT deleted FOR UPDATE', [userId]);
+      const [target] = await tx.query<{ id: number; role: number; phone: string | null }>('SELECT id, role, phone FROM users WHERE id = $1 AND NOT deleted FOR UPDATE', [
+        userId,
+      ]);
       if (!target) throw notFound(ServerStrings.noSuchUser, 'no_such_user');
-      requireBelow(admin, target);
+      requireBelow(admin, target, this.services.config.adminPhones);
       await tx.query('UPDATE users SET blocked = $2 WHERE id = $1', [userId, blocked]);
       if (blocked) await endSessions(tx, this.services.sockets, userId);
     });
