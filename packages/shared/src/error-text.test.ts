@@ -1,6 +1,7 @@
 import { initTestI18n } from './testing';
 import { errorText, i18n } from './i18n';
 import { ApiError } from './api/errors';
+import { MediaAccessError } from './media/devices';
 import { ERROR_CODE_KEYS } from './rules/server-strings';
 import en from './locales/en.json';
 
@@ -33,4 +34,8 @@ test('every mapped code has an English text', () => {
   for (const code of ['chat_code_unknown', 'invalid_code', 'username_taken', 'guests_not_allowed', 'owner_only', 'invite_unknown', 'already_in_call']) {
     expect(ERROR_CODE_KEYS[code]).toBeDefined();
   }
+});
+
+test('a camera that stopped mid-call is said so, not as a refused access', () => {
+  expect(errorText(new MediaAccessError('The camera stopped.', 'Ended'), 'x')).toBe(en.media.cameraStopped);
 });

@@ -13,6 +13,8 @@ const MEDIA_REASON_KEYS: Record<string, string | undefined> = {
   NotReadableError: 'notReadable',
   AbortError: 'notReadable',
   NotSupportedError: 'notSupported',
+  // Ours: a camera that stopped in the middle of a call (unplugged, or taken by another app).
+  Ended: 'cameraStopped',
 };
 import { ERROR_CODE_KEYS, SERVER_STRING_KEYS } from './rules/server-strings';
 

@@ -26,3 +26,8 @@ test('my own change from another tab updates my profile here', () => {
   applyUserUpdated({ ...profile({ name: 'Me again', avatar: 'a.png' }), id: 1 });
   expect(useAuthStore.getState().user).toMatchObject({ id: 1, name: 'Me again', avatar: 'a.png', phone: '+4915100000001' });
 });
+
+test('someone deleted by staff leaves my contacts list (its entry is marked, as a fresh load marks it)', () => {
+  applyUserUpdated(profile({ deleted: true }));
+  expect(useContactsStore.getState().contacts[0]).toMatchObject({ id: 2, alias_name: 'My friend', deleted: true });
+});

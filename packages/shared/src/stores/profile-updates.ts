@@ -5,7 +5,7 @@ import { useContactsStore } from './contacts';
 import { useUsersStore } from './users';
 
 /**
- * `user-updated`: someone changed their name, username or picture. Everything that shows them follows — the
+ * `user-updated`: someone changed their name, username or picture (or staff renamed, re-roled or deleted them). Everything that shows them follows — the
  * cached profile (chat list, header, members, toasts, calls), their contact entry (the alias stays mine), and,
  * when it is me in another tab, my own profile.
  */
@@ -14,7 +14,8 @@ export function applyUserUpdated(user: PublicUser): void {
   // The event carries the phone only when I may see it; a cached copy that has it keeps it.
   useUsersStore.getState().upsert([{ ...user, phone: user.phone ?? cached?.phone }]);
   const contact = useContactsStore.getState().contacts.find((candidate) => candidate.id === user.id);
-  if (contact) useContactsStore.getState().upsert({ ...contact, name: user.name, username: user.username, avatar: user.avatar });
+  // Deleted (by staff): the entry leaves the contacts list and its search, as after a fresh load.
+  if (contact) useContactsStore.getState().upsert({ ...contact, name: user.name, username: user.username, avatar: user.avatar, deleted: user.deleted });
   const me = useAuthStore.getState().user;
   if (me && me.id === user.id) useAuthStore.getState().setUser({ ...me, name: user.name, username: user.username, avatar: user.avatar });
 }
