@@ -179,6 +179,21 @@ test('a second drop long after a recovered one gets a whole reconnect window of 
   session.dispose();
 });
 
+test('a new socket whose media path never comes up ends the call when the reconnect window closes', async () => {
+  jest.mocked(callsApi.ticket).mockResolvedValue(ticketFor(3));
+  const { ends, snapshots } = await startedSession();
+  peerState(connections[0]!, 'connected');
+  connections[0]!.handlers.onDropped();
+  await afterRetry();
+  expect(connections).toHaveLength(2);
+  // The socket is open, the peer connection never leaves 'new' (no offer came): no further retry would look.
+  await jest.advanceTimersByTimeAsync(20_000);
+  expect(ends).toEqual([]);
+  expect(snapshots.at(-1)?.phase).toBe('reconnecting');
+  await jest.advanceTimersByTimeAsync(10_000);
+  expect(ends).toEqual(['failed']);
+});
+
 test('two clicks on the camera while it starts leave one camera running, and leaving stops it', async () => {
   jest.mocked(callsApi.ticket).mockResolvedValue(ticketFor(3));
   // A slow camera: every request answers when the test says so.

@@ -113,6 +113,8 @@ export class CallSession {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private lastLeftTimer: ReturnType<typeof setTimeout> | null = null;
   private disconnectedTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The end of the reconnect window after a drop: a new socket whose media path never comes up ends there too. */
+  private windowTimer: ReturnType<typeof setTimeout> | null = null;
   /** A camera or screen being asked for: a second click joins it (two at once left one running, unseen and unstopped). */
   private cameraStarting: Promise<void> | null = null;
   private screenStarting: Promise<void> | null = null;
@@ -342,6 +344,7 @@ export class CallSession {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.lastLeftTimer) clearTimeout(this.lastLeftTimer);
     this.clearDisconnectedTimer();
+    this.clearWindowTimer();
     this.statsTimer = this.unansweredTimer = this.retryTimer = this.lastLeftTimer = null;
     this.recorder?.stop();
     this.recorder = null;
@@ -413,6 +416,7 @@ export class CallSession {
         const wasReconnecting = this.reconnecting;
         this.reconnecting = false;
         this.droppedAt = null;
+        this.clearWindowTimer();
         if (wasReconnecting) this.emit();
       } else if (state === 'failed') {
         connection.close(false);
@@ -463,7 +467,14 @@ export class CallSession {
     this.connection?.close(false);
     this.connection = null;
     this.droppedAt ??= Date.now();
-    if (Date.now() - this.droppedAt > (this.reconnectWindowMs ?? config.incomingCallAutoCloseMs)) return this.finish('failed');
+    const windowMs = this.reconnectWindowMs ?? config.incomingCallAutoCloseMs;
+    if (Date.now() - this.droppedAt > windowMs) return this.finish('failed');
+    // Checked again when the window closes, not only at the next retry: a socket that opens but whose media path
+    // stays 'new' or 'connecting' (no offer ever comes) would otherwise show "Reconnecting…" for ever.
+    this.windowTimer ??= setTimeout(() => {
+      this.windowTimer = null;
+      if (this.reconnecting && !this.over) this.finish('failed');
+    }, windowMs - (Date.now() - this.droppedAt) + 1);
     this.reconnecting = true;
     this.streams.clear();
     this.emit();
@@ -530,6 +541,11 @@ export class CallSession {
   private async sendVideo(): Promise<void> {
     await this.connection?.replaceVideo(this.currentVideo(), this.videoOn());
     this.emit();
+  }
+
+  private clearWindowTimer(): void {
+    if (this.windowTimer) clearTimeout(this.windowTimer);
+    this.windowTimer = null;
   }
 
   private clearDisconnectedTimer(): void {
