@@ -45,7 +45,9 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
     ...(options.logger
       ? { loggerInstance: options.logger }
       : { logger: loggerOptions(config.logLevel, process.stdout.isTTY === true && config.nodeEnv !== 'production') }),
-    trustProxy: config.trustProxy,
+    // The first `trustProxy` hops back from the socket are our proxies (proxy-addr's hop count, as a function: the
+    // number form is missing from Fastify's types); the address before them is the client's.
+    trustProxy: config.trustProxy === false ? false : (_address: string, hop: number) => hop < (config.trustProxy as number),
     bodyLimit: 1024 * 1024,
     // Ajv: reject unknown properties instead of silently dropping them (mass assignment gets a clear 400).
     ajv: {

@@ -83,7 +83,11 @@ export interface Config {
    * Whether X-Forwarded-* headers are believed (only behind a proxy that sets them): otherwise anyone could
    * choose their own address and slip past the per-address limits.
    */
-  trustProxy: boolean;
+  /**
+   * How many proxies in front append to `X-Forwarded-For` (false: none, the header is ignored). The client's
+   * address is the one the outermost of them saw: entries further left are the client's own to write.
+   */
+  trustProxy: number | false;
   /** Guest accounts (made by following an invite link signed out) one address may create per hour. */
   guestsPerIpPerHour: number;
   /** How often expired messages are swept, in milliseconds (EXPIRY_SWEEP_MS; 0 = only on demand). */
@@ -284,7 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventLogRetentionDays: int(env, 'EVENT_LOG_RETENTION_DAYS', 30, 1),
     pruneDelaySeconds: Math.min(int(env, 'PRUNE_DELAY_SECONDS', 60, 0), 3600),
     publicUrl,
-    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    trustProxy: proxyHops(env.TRUST_PROXY),
     guestsPerIpPerHour: int(env, 'GUESTS_PER_IP_PER_HOUR', 20, 1),
     expirySweepMs: int(env, 'EXPIRY_SWEEP_MS', 1000, 0),
     calls: {
@@ -319,4 +323,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perIpPerHour: int(env, 'OTP_PER_IP_PER_HOUR', 60, 1),
     },
   };
+}
+
+/** TRUST_PROXY: `true` (one proxy), a number of proxies (1–9), or unset/`false` (none). */
+function proxyHops(value: string | undefined): number | false {
+  if (value === undefined || value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') return 1;
+  if (/^[1-9]$/.test(value)) return Number(value);
+  throw new ConfigError(`TRUST_PROXY must be true, false or a number of proxies from 1 to 9, got "${value}"`);
 }

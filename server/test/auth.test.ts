@@ -119,6 +119,27 @@ describe('sign-in by phone', () => {
     }
   });
 
+  it('behind a proxy (TRUST_PROXY), counts the address the proxy saw, not what the client wrote before it', async () => {
+    const capped = await startServer({ OTP_PER_IP_PER_HOUR: '2', TRUST_PROXY: 'true' });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i += 1) {
+        // The client's own X-Forwarded-For, then the address the one proxy appended.
+        const response = await request(capped, 'POST', '/auth/send-code', {
+          body: { phone: randomPhone() },
+          headers: { 'x-forwarded-for': `203.0.113.${i}, 198.51.100.7` },
+        });
+        statuses.push(response.status);
+      }
+      assert.deepEqual(statuses, [200, 200, 429]);
+      // Another address behind the same proxy has its own allowance.
+      const other = await request(capped, 'POST', '/auth/send-code', { body: { phone: randomPhone() }, headers: { 'x-forwarded-for': '198.51.100.8' } });
+      assert.equal(other.status, 200);
+    } finally {
+      await capped.close();
+    }
+  });
+
   it('rejects malformed codes before looking', async () => {
     const response = await request(server, 'POST', '/auth/sign-in', { body: { phone: randomPhone(), code: '12ab56' } });
     assert.equal(response.status, 400);
