@@ -277,6 +277,29 @@ describe('a cluster of two nodes linked by NATS', { skip }, () => {
     assert.equal(call?.status, 'missed');
   });
 
+  it('a node back from a database outage does not end the calls of nodes whose heartbeats went stale meanwhile', async () => {
+    const anna = await signUp(nodeA);
+    const boris = await signUp(nodeA);
+    const chatId = await privateChat(nodeA, anna, boris);
+    const started = await request(nodeA, 'POST', '/meet/call', { token: anna.token, body: { chat_id: chatId } });
+    const callId = started.body.call.id;
+    // The call's node has not said it is alive for a minute (the database was out for everybody).
+    await nodeA.db.query(`INSERT INTO cluster_nodes (node_id, url, heartbeat_at) VALUES ('node-silent', 'http://127.0.0.1:9', now() - interval '1 minute')`);
+    await nodeA.db.query(`UPDATE calls SET node_id = 'node-silent' WHERE id = $1`, [callId]);
+    const running = async () => (await nodeA.db.query('SELECT ended_at FROM calls WHERE id = $1', [callId]))[0]?.ended_at === null;
+    const calls = nodeB.app.services.calls as unknown as { beatingSince: number | null; heartbeat(): Promise<void> };
+
+    // Node B's own heartbeats just came back: it cannot tell a dead node from one cut off as it was.
+    calls.beatingSince = Date.now();
+    await calls.heartbeat();
+    assert.equal(await running(), true, 'a node just back judges nobody');
+    // Node B has said it is alive for longer than the dead time: the silent node is dead, its call ends.
+    calls.beatingSince = Date.now() - 30_000;
+    await calls.heartbeat();
+    assert.equal(await running(), false);
+    await nodeA.db.query(`DELETE FROM cluster_nodes WHERE node_id = 'node-silent'`);
+  });
+
   it('a file uploaded through node A is in S3: node B serves it whole and in ranges', async () => {
     assert.ok(nodeA.app.services.storage instanceof S3FileStorage);
     const anna = await signUp(nodeA);

@@ -555,12 +555,23 @@ export class CallsService {
     const url = this.node.url?.();
     // Before it listens (start-up recovery) a node cannot say where it is; it says so at its first heartbeat.
     if (url) {
-      await this.db.query(
-        `INSERT INTO cluster_nodes (node_id, url, heartbeat_at) VALUES ($1, $2, now())
-         ON CONFLICT (node_id) DO UPDATE SET url = $2, heartbeat_at = now()`,
-        [this.node.id, url],
-      );
+      try {
+        await this.db.query(
+          `INSERT INTO cluster_nodes (node_id, url, heartbeat_at) VALUES ($1, $2, now())
+           ON CONFLICT (node_id) DO UPDATE SET url = $2, heartbeat_at = now()`,
+          [this.node.id, url],
+        );
+        this.beatingSince ??= Date.now();
+      } catch (error) {
+        this.beatingSince = null;
+        throw error;
+      }
     }
+    // A node whose silence is stale may only have been cut off from the database, as this one may have been: its
+    // calls are ended only by a node that itself said so without a break for longer than the dead time (after a
+    // database outage every node's word is stale, and the first one back would end everybody's calls). A node
+    // that left on purpose (its row gone) needs no such wait.
+    const mayJudgeSilence = this.beatingSince !== null && Date.now() - this.beatingSince > CLUSTER_NODE_DEAD_MS;
     // Calls of many dead nodes are ended a batch per heartbeat, so this node's own word is never late.
     const orphaned = await this.db.query<{ id: number; connected: boolean }>(
       `SELECT c.id, c.connected FROM calls c
@@ -569,14 +580,17 @@ export class CallsService {
                OR (c.node_id = $1 AND $2)
                OR (c.node_id <> $1 AND NOT EXISTS (
                      SELECT 1 FROM cluster_nodes n
-                      WHERE n.node_id = c.node_id AND n.heartbeat_at > now() - make_interval(secs => $3))))
+                      WHERE n.node_id = c.node_id AND (NOT $5 OR n.heartbeat_at > now() - make_interval(secs => $3)))))
         ORDER BY c.id LIMIT $4`,
-      [this.node.id, options.endOwn === true, CLUSTER_NODE_DEAD_MS / 1000, ORPHANS_PER_HEARTBEAT],
+      [this.node.id, options.endOwn === true, CLUSTER_NODE_DEAD_MS / 1000, ORPHANS_PER_HEARTBEAT, mayJudgeSilence],
     );
     for (const call of orphaned) await this.end(call.id, call.connected ? 'ended' : 'missed');
     // Nodes gone for a day are forgotten (a default NODE_ID is new at every start).
     await this.db.query(`DELETE FROM cluster_nodes WHERE heartbeat_at < now() - interval '1 day'`);
   }
+
+  /** Since when this node's heartbeats have been written without a failure (null: the last one failed, or none yet). */
+  private beatingSince: number | null = null;
 
   /** A cluster node leaving on purpose: the others end its calls at their next heartbeat, not after the dead time. */
   async leaveCluster(): Promise<void> {
