@@ -129,6 +129,9 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
   );
   await app.register(webRoutes);
 
+  // onClose hooks run last-registered first. The link between nodes closes last of all: the jobs stopped below
+  // (expiry, heartbeat ending a dead node's calls, the calls' end) may still commit, and their rings must go out.
+  app.addHook('onClose', async () => app.services.cluster?.close());
   // Expired messages are deleted from the start (what expired while the server was down goes first) until close.
   const expiry = app.services.expiry;
   app.addHook('onReady', async () => expiry.start());
@@ -172,7 +175,6 @@ export async function buildApp(config: Config, db: Db, options: { logger?: Fasti
   }
   app.addHook('onClose', async () => app.services.sockets.stop());
   app.addHook('onClose', async () => app.services.presence.stop());
-  app.addHook('onClose', async () => app.services.cluster?.close());
   // Counters only: nothing to flush, and a Redis that is away must not hold the close up.
   app.addHook('onClose', async () => app.services.redis?.disconnect());
   app.addHook('onClose', async () => app.services.storage.close?.());
