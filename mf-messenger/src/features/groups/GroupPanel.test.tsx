@@ -1,8 +1,8 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { initTestI18n, mockFetch } from '@messenger/shared/testing';
-import { useAuthStore, useChatsStore, useContactsStore, useUsersStore, type Chat, type Me } from '@messenger/shared';
+import { chatFixture, initTestI18n, mockFetch } from '@messenger/shared/testing';
+import { useAuthStore, useChatsStore, useContactsStore, useUsersStore, type Me } from '@messenger/shared';
 import '../../i18n';
 import { GroupPanel } from './GroupPanel';
 
@@ -17,27 +17,15 @@ beforeEach(() => {
   useUsersStore.setState({ profiles: {} });
 });
 
-const group: Chat = {
+const group = chatFixture({
   id: 9,
   chat_type: 'group',
-  is_secret: false,
   name: 'Team',
   avatar: '2026/11/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.png',
-  chat_avatar: null,
-  participants: [1, 2],
   owner_id: 1,
-  invite_link: null,
   invite_code: 'C-abcdefghij',
-  interval: 0,
   created_at: '2026-11-01T00:00:00Z',
-  last_message: null,
-  last_message_at: null,
-  unread_messages: 0,
-  unread_mentions: 0,
-  notifications: true,
-  read_by_others_up_to: 0,
-  last_message_deleted: false,
-};
+});
 
 test('a change made elsewhere shows in a field not edited here, and Save sends only what was edited here', async () => {
   const fetchMock = mockFetch({

@@ -1,8 +1,8 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { initTestI18n, mockFetch } from '@messenger/shared/testing';
-import { useAuthStore, useChatsStore, useUsersStore, type Chat, type Me } from '@messenger/shared';
+import { chatFixture, initTestI18n, mockFetch } from '@messenger/shared/testing';
+import { useAuthStore, useChatsStore, useUsersStore, type Me } from '@messenger/shared';
 import '../../i18n';
 import { JoinChatModal } from './JoinChatModal';
 
@@ -16,27 +16,7 @@ beforeEach(() => {
   useUsersStore.setState({ profiles: {} });
 });
 
-const group: Chat = {
-  id: 9,
-  chat_type: 'group',
-  is_secret: false,
-  name: 'Team',
-  avatar: null,
-  chat_avatar: null,
-  participants: [1, 2, 3],
-  owner_id: 2,
-  invite_link: null,
-  invite_code: null,
-  interval: 0,
-  created_at: '2026-11-01T00:00:00Z',
-  last_message: null,
-  last_message_at: null,
-  unread_messages: 0,
-  unread_mentions: 0,
-  notifications: true,
-  read_by_others_up_to: 0,
-  last_message_deleted: false,
-};
+const group = chatFixture({ id: 9, chat_type: 'group', name: 'Team', participants: [1, 2, 3], owner_id: 2, created_at: '2026-11-01T00:00:00Z' });
 const person = (id: number) => ({ id, name: `Person ${id}`, username: null, avatar: null, role: 0, deleted: false });
 
 test('joining by code brings the members’ names too (the chat-created event finds the chat known and fetches none)', async () => {

@@ -1,37 +1,14 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { initTestI18n, mockFetch } from '@messenger/shared/testing';
+import { chatFixture, initTestI18n, mockFetch } from '@messenger/shared/testing';
 import { useAuthStore, useCallStore, useContactsStore, useNotificationsStore, useUsersStore, type Chat, type Me } from '@messenger/shared';
 import '../../../i18n';
 import { ChatHeader } from './ChatHeader';
 
 const me = { id: 1, name: 'Me', role: 0 } as Me;
 
-function chat(overrides: Partial<Chat> = {}): Chat {
-  return {
-    id: 7,
-    chat_type: 'private',
-    is_secret: false,
-    name: '',
-    avatar: null,
-    chat_avatar: null,
-    participants: [1, 2],
-    owner_id: null,
-    invite_link: null,
-    invite_code: null,
-    interval: 0,
-    created_at: '2026-01-01T00:00:00Z',
-    last_message: null,
-    last_message_at: null,
-    unread_messages: 0,
-    unread_mentions: 0,
-    notifications: true,
-    read_by_others_up_to: 0,
-    last_message_deleted: false,
-    ...overrides,
-  };
-}
+const chat = (overrides: Partial<Chat> = {}): Chat => chatFixture(overrides);
 
 function renderHeader(value: Chat) {
   return render(<ChatHeader chat={value} panelOpen={false} onTogglePanel={() => undefined} searching={false} onToggleSearch={() => undefined} />, {

@@ -1,33 +1,13 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { initTestI18n } from '@messenger/shared/testing';
-import { useAuthStore, type Chat, type ChatMessage, type Me } from '@messenger/shared';
+import { chatFixture, initTestI18n } from '@messenger/shared/testing';
+import { useAuthStore, type ChatMessage, type Me } from '@messenger/shared';
 import '../../../i18n';
 import { MessageBubble } from './MessageBubble';
 import { CallContent, callOutcomeOf } from './CallBubble';
 
-const chat = {
-  id: 7,
-  chat_type: 'private',
-  is_secret: false,
-  name: '',
-  avatar: null,
-  chat_avatar: null,
-  participants: [1, 2],
-  owner_id: null,
-  invite_link: null,
-  invite_code: null,
-  interval: 0,
-  created_at: '2026-01-01T00:00:00Z',
-  last_message: null,
-  last_message_at: null,
-  unread_messages: 0,
-  unread_mentions: 0,
-  notifications: true,
-  read_by_others_up_to: 0,
-  last_message_deleted: false,
-} satisfies Chat;
+const chat = chatFixture();
 
 /** A call message as the server stores it: type 'call', no text, no file. */
 function callMessage(senderId: number, meta: Record<string, unknown> = {}): ChatMessage {
