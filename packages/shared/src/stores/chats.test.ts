@@ -4,33 +4,11 @@ import type { Chat, ChatMessage, Message } from '../model/types';
 import type { FlowEvent } from '../model/events';
 import { chatsApi } from '../api/endpoints';
 import { storedMessage } from '../testing/messages';
+import { chatFixture } from '../testing/chats';
 
 const message = storedMessage;
 
-function chat(id: number, extra: Partial<Chat> = {}): Chat {
-  return {
-    id,
-    chat_type: 'private',
-    is_secret: false,
-    name: '',
-    avatar: null,
-    chat_avatar: null,
-    participants: [1, 2],
-    owner_id: null,
-    invite_link: null,
-    invite_code: null,
-    interval: 0,
-    created_at: '2026-01-01T00:00:00.000Z',
-    last_message: null,
-    last_message_at: null,
-    unread_messages: 0,
-    unread_mentions: 0,
-    notifications: true,
-    read_by_others_up_to: 0,
-    last_message_deleted: false,
-    ...extra,
-  };
-}
+const chat = (id: number, extra: Partial<Chat> = {}): Chat => chatFixture({ id, created_at: '2026-01-01T00:00:00.000Z', ...extra });
 
 const event = <T extends FlowEvent['event_type']>(seq: number, type: T, info: FlowEvent<T>['additional_info']) =>
   ({ seq, event_type: type, additional_info: info }) as FlowEvent;
