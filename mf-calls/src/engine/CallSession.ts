@@ -467,14 +467,10 @@ export class CallSession {
     this.connection?.close(false);
     this.connection = null;
     this.droppedAt ??= Date.now();
-    const windowMs = this.reconnectWindowMs ?? config.incomingCallAutoCloseMs;
-    if (Date.now() - this.droppedAt > windowMs) return this.finish('failed');
+    if (this.windowLeftMs() < 0) return this.finish('failed');
     // Checked again when the window closes, not only at the next retry: a socket that opens but whose media path
     // stays 'new' or 'connecting' (no offer ever comes) would otherwise show "Reconnecting…" for ever.
-    this.windowTimer ??= setTimeout(() => {
-      this.windowTimer = null;
-      if (this.reconnecting && !this.over) this.finish('failed');
-    }, windowMs - (Date.now() - this.droppedAt) + 1);
+    if (!this.windowTimer) this.armWindowTimer();
     this.reconnecting = true;
     this.streams.clear();
     this.emit();
@@ -541,6 +537,21 @@ export class CallSession {
   private async sendVideo(): Promise<void> {
     await this.connection?.replaceVideo(this.currentVideo(), this.videoOn());
     this.emit();
+  }
+
+  /** What is left of the reconnect window since the drop (its length is the latest ticket's). */
+  private windowLeftMs(): number {
+    return (this.droppedAt ?? Date.now()) + (this.reconnectWindowMs ?? config.incomingCallAutoCloseMs) - Date.now();
+  }
+
+  private armWindowTimer(): void {
+    this.windowTimer = setTimeout(() => {
+      this.windowTimer = null;
+      if (!this.reconnecting || this.over) return;
+      // A ticket since the drop may have brought a longer window.
+      if (this.windowLeftMs() >= 0) return this.armWindowTimer();
+      this.finish('failed');
+    }, Math.max(0, this.windowLeftMs()) + 1);
   }
 
   private clearWindowTimer(): void {

@@ -561,9 +561,12 @@ export class CallsService {
            ON CONFLICT (node_id) DO UPDATE SET url = $2, heartbeat_at = now()`,
           [this.node.id, url],
         );
-        this.beatingSince ??= Date.now();
+        // A beat late by more than two periods (the database stalled without failing) starts the count again.
+        const now = Date.now();
+        if (this.lastBeatAt === null || now - this.lastBeatAt > 2 * CLUSTER_HEARTBEAT_MS) this.beatingSince = now;
+        this.lastBeatAt = now;
       } catch (error) {
-        this.beatingSince = null;
+        this.beatingSince = this.lastBeatAt = null;
         throw error;
       }
     }
@@ -591,6 +594,7 @@ export class CallsService {
 
   /** Since when this node's heartbeats have been written without a failure (null: the last one failed, or none yet). */
   private beatingSince: number | null = null;
+  private lastBeatAt: number | null = null;
 
   /** A cluster node leaving on purpose: the others end its calls at their next heartbeat, not after the dead time. */
   async leaveCluster(): Promise<void> {

@@ -13,7 +13,7 @@ import { GroupsService } from '../chats/groups.js';
 import { Role, loadActor, loadAdmin, requireBelow } from '../users/actor.js';
 import { findUserById } from '../users/repository.js';
 import { type MeView, type UserRow, toMe, userColumns } from '../users/model.js';
-import { announceProfile, profileAudience, withProfileEvents } from '../users/profile-events.js';
+import { announceProfile, profileAudience } from '../users/profile-events.js';
 import { type Credentials, EMPLOYEE_SELECT, type EmployeeRow, type EmployeeView, toEmployee } from './model.js';
 import { limits } from '@messenger/protocol';
 
@@ -254,9 +254,11 @@ export class EmployeesService {
     const db = this.services.db;
     const admin = await loadAdmin(db, adminId);
     if (roleId > admin.role) throw forbidden('You cannot grant a role above your own', 'not_allowed');
-    // Everyone who sees the person learns a new role (`user-updated`: it is part of the public profile).
-    const changing = (await this.target(db, userId)).role !== roleId;
-    await withProfileEvents(db, this.services.events, userId, changing, async (tx) => {
+    await db.transaction(async (tx) => {
+      // Everyone who sees the person learns a new role (`user-updated`: it is part of the public profile): their
+      // rows and the person's locked first, in id order.
+      const audience = await profileAudience(tx, userId);
+      await this.services.events.lockRecipients(tx, [userId, ...audience.map((recipient) => recipient.id)]);
       const target = await this.target(tx, userId, true);
       requireBelow(admin, target, this.services.config.adminPhones);
       if (target.temporary) throw forbidden('Guests cannot be given a role; they sign in with a phone first', 'not_allowed');
@@ -269,6 +271,7 @@ export class EmployeesService {
       }
       // What they may do changed: they sign in again (a manager with passwords now needs them).
       await endSessions(tx, this.services.sockets, userId);
+      await announceProfile(tx, this.services.events, userId, audience);
     });
     return this.employee(userId);
   }
