@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { startServer, type TestServer } from './helpers/server.js';
 import { ROWS_PER_READ, type ResumeResult } from '../src/events/log.js';
 import { FlowConnection } from '../src/modules/realtime/flow-connection.js';
+import { EventBus } from '../src/events/bus.js';
 import { SocketProbe, chatSocketUrl, events, flowUrl, privateChat, request, sendText, signUp, waitFor } from './helpers/client.js';
 
 /** The lost ring's event names this chat, which nobody has. */
@@ -485,5 +486,53 @@ describe('socket security', () => {
     const later = await flow.until((all) => events(all).some((event) => event.additional_info.message?.text === 'after'));
     assert.equal(events(later).filter(isLostRing).length, 1);
     flow.close();
+  });
+
+  // Issue 11: a node hears another node's rings for a person only once NATS has its subscription, which goes out
+  // after the socket subscribed here. A socket that read the log before that could miss an event committed
+  // elsewhere in between, until the next one revealed the gap: it reads the log only once the rings are heard.
+  it('a new socket reads the log only once rings from the other nodes reach this node', async () => {
+    const anna = await signUp(server);
+    const { db, events: log } = server.app.services;
+    const from = await log.head(anna.id);
+    let heard!: () => void;
+    const subscribed = new Promise<void>((resolve) => {
+      heard = resolve;
+    });
+    const bus = new EventBus();
+    bus.connectRemote({ ring: () => undefined, signal: () => undefined, watch: () => subscribed, unwatch: () => undefined });
+    const frames: Array<{ seq?: number; event_type: string }> = [];
+    const errors: unknown[] = [];
+    const link = {
+      send: (frame: unknown) => frames.push(frame as { seq?: number; event_type: string }) > 0,
+      sendText: (text: string) => frames.push(JSON.parse(text)) > 0,
+    };
+    // The log as the connection sees it, noting each read made before the rings were heard.
+    let ringsHeard = false;
+    const readsTooEarly: string[] = [];
+    const watchedLog = new Proxy(log, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (!ringsHeard) readsTooEarly.push(String(property));
+          return value.apply(target, args);
+        };
+      },
+    });
+    const connection = new FlowConnection(anna.id, watchedLog, bus, link, (error) => errors.push(error));
+    try {
+      const starting = connection.start(from);
+      // Committed on another node while the subscription is on its way: its ring reaches nobody here.
+      await db.transaction((tx) => server.app.services.events.append(tx, [anna.id], 'chat-deleted', { chat_id: LOST_RING_CHAT }));
+      ringsHeard = true;
+      heard();
+      await starting;
+      assert.deepEqual(readsTooEarly, [], 'no read of the log before the rings are heard');
+      assert.deepEqual(errors, []);
+      assert.deepEqual(frames.map((frame) => frame.seq ?? frame.event_type), [from + 1, 'ready']);
+    } finally {
+      connection.close();
+    }
   });
 });

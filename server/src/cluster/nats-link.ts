@@ -17,6 +17,9 @@ const catchUpSubject = (cluster: string) => `${cluster}.catchup`;
 /** Development only (the dev SMS provider, refused in production): every code "sent", so any node's outbox has it. */
 const devSmsSubject = (cluster: string) => `${cluster}.dev.sms`;
 
+/** How long a new socket waits for NATS to confirm its person's subscription before it reads the log anyway. */
+const SUBSCRIBE_WAIT_MS = 2_000;
+
 export interface NatsLinkHandlers {
   /** Another node committed an event of this person: ring their sockets here. */
   onEvent(userId: number, event: FlowEvent): void;
@@ -39,7 +42,7 @@ export interface NatsLinkHandlers {
  * back to it; it rings its local sockets directly.
  */
 export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
-  private readonly watched = new Map<number, Subscription>();
+  private readonly watched = new Map<number, { subscription: Subscription; heard: Promise<void> }>();
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
 
@@ -192,8 +195,10 @@ export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
     }
   }
 
-  watch(userId: number): void {
-    if (this.watched.has(userId) || this.connection.isClosed()) return;
+  watch(userId: number): Promise<void> {
+    const known = this.watched.get(userId);
+    if (known) return known.heard;
+    if (this.connection.isClosed()) return Promise.resolve();
     const subscription = this.connection.subscribe(eventsSubject(this.cluster, userId), {
       callback: (error, message) => {
         if (error) return this.logger.warn({ err: error }, 'NATS: events subscription failed');
@@ -223,11 +228,35 @@ export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
         });
       },
     });
-    this.watched.set(userId, subscription);
+    const heard = this.confirmSubscriptions();
+    this.watched.set(userId, { subscription, heard });
+    return heard;
+  }
+
+  private confirming: Promise<void> | null = null;
+
+  /**
+   * Settles once NATS has every subscription made so far. It handles a connection's commands in order, so its
+   * answer to a ping sent after them says so; one ping serves all the subscriptions of a moment (a node starting
+   * with thousands of sockets). While the link is down this waits a bounded time: the reconnect makes every socket
+   * catch up anyway.
+   */
+  private confirmSubscriptions(): Promise<void> {
+    this.confirming ??= Promise.resolve().then(() => {
+      this.confirming = null;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, SUBSCRIBE_WAIT_MS);
+      });
+      return Promise.race([this.connection.flush(), late])
+        .catch(() => undefined)
+        .finally(() => clearTimeout(timer));
+    });
+    return this.confirming;
   }
 
   unwatch(userId: number): void {
-    this.watched.get(userId)?.unsubscribe();
+    this.watched.get(userId)?.subscription.unsubscribe();
     this.watched.delete(userId);
   }
 

@@ -8,8 +8,11 @@ export interface RemoteDoorbell {
   ring(userId: number, event: FlowEvent): void;
   /** Passes a live signal (no seq, not logged) to the person's sockets on the other nodes. */
   signal(userId: number, signal: LiveSignal): void;
-  /** This node now holds a socket of the person: hear the rings meant for them. */
-  watch(userId: number): void;
+  /**
+   * This node now holds a socket of the person: hear the rings meant for them. Settles once the other nodes'
+   * rings do reach this node (NATS has the subscription), or after a bounded wait while the link is down.
+   */
+  watch(userId: number): Promise<void>;
   /** This node holds none of their sockets any more. */
   unwatch(userId: number): void;
 }
@@ -39,7 +42,7 @@ export class EventBus {
   /** Joins the cluster: rings go to the other nodes too, and this node hears theirs for the people it serves. */
   connectRemote(remote: RemoteDoorbell): void {
     this.remote = remote;
-    for (const userId of this.subscribers.keys()) remote.watch(userId);
+    for (const userId of this.subscribers.keys()) void remote.watch(userId);
   }
 
   subscribe(userId: number, listener: EventListener, catchUp?: () => Promise<void>, onSignal?: (signal: LiveSignal) => void): () => void {
@@ -47,7 +50,7 @@ export class EventBus {
     if (!set) {
       set = new Set();
       this.subscribers.set(userId, set);
-      this.remote?.watch(userId);
+      void this.remote?.watch(userId);
     }
     const subscriber: Subscriber = { listener, catchUp, onSignal };
     set.add(subscriber);
@@ -58,6 +61,15 @@ export class EventBus {
         this.remote?.unwatch(userId);
       }
     };
+  }
+
+  /**
+   * Settles once rings for this person from the other nodes reach this node (at once on a single node). A socket
+   * reads the log only after it: an event committed elsewhere between that read and the subscription reaching NATS
+   * would otherwise ring nobody here, and wait for the next event to reveal the gap.
+   */
+  heard(userId: number): Promise<void> {
+    return this.remote && this.subscribers.has(userId) ? this.remote.watch(userId) : Promise.resolve();
   }
 
   /** An event committed on this node: its person's sockets here, and on the other nodes. */

@@ -56,6 +56,9 @@ export class FlowConnection {
       },
     );
     try {
+      // Rings from other nodes reach this one before the log is read, so none falls between the two.
+      await this.bus.heard(this.userId);
+      if (this.closed) return;
       if (since === undefined) {
         this.lastSent = await this.log.head(this.userId);
       } else if (since === 'unknown') {
