@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { DEFAULT_PASSWORD_HASH_COST } from './security/passwords.js';
 
 export type SmsProviderName = 'dev' | 'http';
 
@@ -92,6 +93,12 @@ export interface Config {
   guestsPerIpPerHour: number;
   /** How often expired messages are swept, in milliseconds (EXPIRY_SWEEP_MS; 0 = only on demand). */
   expirySweepMs: number;
+  /**
+   * The work factor of new staff password hashes, as log2 of scrypt's N (PASSWORD_HASH_COST, 15). Each stored
+   * hash keeps its own, so a change applies to passwords set from then on. Below 15 only outside production
+   * (the tests' servers, which sign staff in hundreds of times).
+   */
+  passwordHashCost: number;
   calls: {
     /** A call nobody answers within this long is missed. */
     ringSeconds: number;
@@ -291,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: proxyHops(env.TRUST_PROXY),
     guestsPerIpPerHour: int(env, 'GUESTS_PER_IP_PER_HOUR', 20, 1),
     expirySweepMs: int(env, 'EXPIRY_SWEEP_MS', 1000, 0),
+    passwordHashCost: passwordHashCost(env, nodeEnv),
     calls: {
       ringSeconds: int(env, 'CALL_RING_SECONDS', 60, 1),
       reconnectSeconds: int(env, 'CALL_RECONNECT_SECONDS', 30, 1),
@@ -323,6 +331,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perIpPerHour: int(env, 'OTP_PER_IP_PER_HOUR', 60, 1),
     },
   };
+}
+
+/** PASSWORD_HASH_COST: 15 to 20 (log2 of scrypt's N); from 10 outside production. */
+function passwordHashCost(env: NodeJS.ProcessEnv, nodeEnv: string): number {
+  const floor = nodeEnv === 'production' ? DEFAULT_PASSWORD_HASH_COST : 10;
+  const cost = int(env, 'PASSWORD_HASH_COST', DEFAULT_PASSWORD_HASH_COST, floor);
+  if (cost > 20) throw new ConfigError(`PASSWORD_HASH_COST must be at most 20, got "${cost}"`);
+  return cost;
 }
 
 /** TRUST_PROXY: `true` (one proxy), a number of proxies (1–9), or unset/`false` (none). */

@@ -3,13 +3,13 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
-import { openDatabase, type Db } from '../src/db/index.js';
+import type { Db } from '../src/db/index.js';
 import { buildApp } from '../src/app.js';
 import { loggerOptions } from '../src/logger.js';
 import type { App } from '../src/http/types.js';
 import { SocketProbe, codeFor, flowUrl, randomPhone, request, signUp } from './helpers/client.js';
 import { STAFF_PASSWORDS, createManager, makeStaff } from './helpers/staff.js';
-import type { TestServer } from './helpers/server.js';
+import { openMemoryPglite, type TestServer } from './helpers/server.js';
 
 describe('logs', () => {
   const lines: string[] = [];
@@ -24,8 +24,8 @@ describe('logs', () => {
         done();
       },
     });
-    const config = loadConfig({ NODE_ENV: 'test', CLIENT_ROOT: '/nonexistent', OTP_PER_IP_PER_HOUR: '1000' });
-    db = await openDatabase({ dataDir: undefined });
+    const config = loadConfig({ NODE_ENV: 'test', CLIENT_ROOT: '/nonexistent', OTP_PER_IP_PER_HOUR: '1000', PASSWORD_HASH_COST: '10' });
+    db = await openMemoryPglite();
     // The same options main.ts uses, writing to memory.
     app = await buildApp(config, db, { logger: pino(loggerOptions('info') as pino.LoggerOptions, sink) });
     await app.listen({ host: '127.0.0.1', port: 0 });

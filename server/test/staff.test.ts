@@ -4,6 +4,8 @@ import http from 'node:http';
 import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startServer, type TestServer } from './helpers/server.js';
+import { DEFAULT_PASSWORD_HASH_COST } from '../src/security/passwords.js';
+import { loadConfig } from '../src/config.js';
 import {
   type Person,
   codeFor,
@@ -70,7 +72,8 @@ describe('manager sign-in', () => {
   const adminPhone = randomPhone();
   let admin: Person;
   before(async () => {
-    server = await startServer({ ADMIN_PHONES: adminPhone });
+    // The production work factor (the other test servers hash at a lower one): what is stored is checked below.
+    server = await startServer({ ADMIN_PHONES: adminPhone, PASSWORD_HASH_COST: String(DEFAULT_PASSWORD_HASH_COST) });
   });
   after(() => server.close());
 
@@ -128,6 +131,16 @@ describe('manager sign-in', () => {
     const jwt = await signInStaff(server, adminPhone);
     const again = await request(server, 'GET', '/user', { token: jwt.access_token });
     assert.deepEqual([again.body.user.id, again.body.user.role], [admin.id, 3]);
+  });
+
+  it('hashes at the production work factor unless told otherwise, and never below it in production', () => {
+    const production = { NODE_ENV: 'production', SMS_HTTP_URL: 'http://127.0.0.1:9/sms', PUBLIC_URL: 'https://chat.example' };
+    assert.equal(loadConfig(production).passwordHashCost, 15);
+    assert.equal(loadConfig({ ...production, PASSWORD_HASH_COST: '17' }).passwordHashCost, 17);
+    assert.throws(() => loadConfig({ ...production, PASSWORD_HASH_COST: '14' }), /PASSWORD_HASH_COST must be an integer ≥ 15/);
+    assert.equal(loadConfig({ NODE_ENV: 'test', PASSWORD_HASH_COST: '10' }).passwordHashCost, 10);
+    assert.throws(() => loadConfig({ PASSWORD_HASH_COST: '9' }), /PASSWORD_HASH_COST/);
+    assert.throws(() => loadConfig({ PASSWORD_HASH_COST: '21' }), /at most 20/);
   });
 
   it('refuses /user/password to everyone but staff', async () => {

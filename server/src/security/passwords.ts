@@ -5,9 +5,10 @@ import { characterCount } from '../http/text.js';
 
 /**
  * Staff passwords, stored as scrypt hashes: `scrypt$<log2 N>$<r>$<p>$<salt>$<key>` (salt and key in base64url).
- * The parameters travel with each hash, so they can be raised later without breaking the stored ones.
+ * The parameters travel with each hash, so they can be raised later without breaking the stored ones. The
+ * server's cost for new hashes is its `passwordHashCost` setting (PASSWORD_HASH_COST, this by default).
  */
-const LOG2_N = 15;
+export const DEFAULT_PASSWORD_HASH_COST = 15;
 const R = 8;
 const P = 1;
 const SALT_BYTES = 16;
@@ -27,18 +28,22 @@ function derive(password: string, salt: Buffer, log2n: number, r: number, p: num
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** `cost`: log2 of scrypt's N, the server's `passwordHashCost`. */
+export async function hashPassword(password: string, cost: number): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, LOG2_N, R, P);
-  return ['scrypt', LOG2_N, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(password, salt, cost, R, P);
+  return ['scrypt', cost, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
-/** Whether `password` matches `stored`; compared in constant time. A malformed stored value never matches. */
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+/**
+ * Whether `password` matches `stored`; compared in constant time. A malformed stored value never matches.
+ * `cost`: the server's `passwordHashCost`, spent when there is no hash to check against.
+ */
+export async function verifyPassword(password: string, stored: string | null, cost: number): Promise<boolean> {
   const parts = (stored ?? '').split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') {
     // Spend the same time as a real check, so a missing hash cannot be told apart by timing.
-    await derive(password, randomBytes(SALT_BYTES), LOG2_N, R, P);
+    await derive(password, randomBytes(SALT_BYTES), cost, R, P);
     return false;
   }
   const [log2n, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];

@@ -44,7 +44,8 @@ export async function createManager(server: TestServer, admin: Person, name = 'M
   return { id: created.body.user.id, phone, token: jwt.access_token, refresh: jwt.refresh_token, password, extra_password };
 }
 
-let quickHashes: Promise<[string, string]> | undefined;
+/** STAFF_PASSWORDS hashed once per test process for each work factor a test server uses. */
+const quickHashes = new Map<number, Promise<[string, string]>>();
 
 /**
  * Staff for tests about something else, made quickly: signed up by SMS, then role and passwords
@@ -52,8 +53,9 @@ let quickHashes: Promise<[string, string]> | undefined;
  * way an admin makes a manager through the API has tests of its own.
  */
 export async function quickStaff(server: TestServer, role: number, name = 'Staff'): Promise<StaffPerson> {
-  quickHashes ??= Promise.all([hashPassword(STAFF_PASSWORDS.password), hashPassword(STAFF_PASSWORDS.extra_password)]);
-  const [passwordHash, extraHash] = await quickHashes;
+  const cost = server.config.passwordHashCost;
+  if (!quickHashes.has(cost)) quickHashes.set(cost, Promise.all([hashPassword(STAFF_PASSWORDS.password, cost), hashPassword(STAFF_PASSWORDS.extra_password, cost)]));
+  const [passwordHash, extraHash] = await quickHashes.get(cost)!;
   const person = await signUp(server, { name });
   await server.db.query('UPDATE users SET role = $2, password_hash = $3, extra_password_hash = $4 WHERE id = $1', [person.id, role, passwordHash, extraHash]);
   return { ...person, ...STAFF_PASSWORDS };

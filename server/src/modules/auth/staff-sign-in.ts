@@ -53,7 +53,7 @@ export class StaffSignIn {
     const attempt = await this.attempts.reserve(staff?.id ?? null, ip);
     const hashes = staff ? await this.hashes(staff.id) : undefined;
     // Without an account the same work is done, so the answer's timing does not tell either.
-    const right = await verifyPassword(password, hashes?.password_hash ?? null);
+    const right = await verifyPassword(password, hashes?.password_hash ?? null, this.services.config.passwordHashCost);
     if (!staff) throw notStaff();
     if (!right) throw wrongPassword();
     await this.attempts.release(attempt);
@@ -81,7 +81,7 @@ export class StaffSignIn {
     if (user.blocked) throw forbidden(ServerStrings.banned, 'banned');
     const attempt = await this.attempts.reserve(user.id, ip);
     const hashes = await this.hashes(user.id);
-    if (!(await verifyPassword(extraPassword, hashes?.extra_password_hash ?? null))) throw wrongPassword();
+    if (!(await verifyPassword(extraPassword, hashes?.extra_password_hash ?? null, this.services.config.passwordHashCost))) throw wrongPassword();
     await this.attempts.release(attempt);
     return db.transaction(async (tx) => {
       // Single use even when two right answers race: only one UPDATE finds it unconsumed.

@@ -86,6 +86,11 @@ export class EmployeesService {
     this.attempts = new PasswordAttempts(services.db);
   }
 
+  /** The work factor of the password hashes made here (PASSWORD_HASH_COST). */
+  private get cost(): number {
+    return this.services.config.passwordHashCost;
+  }
+
   /**
    * A phone of ADMIN_PHONES makes whoever signs in with it a top admin: only a top admin may give one to an account
    * whose passwords they hand out (an admin would otherwise sign in with them and be above their own role).
@@ -128,7 +133,7 @@ export class EmployeesService {
     const name = employeeName(input.name);
     const notes = input.notes?.trim() ?? '';
     const credentials = generatePasswordPair();
-    const [passwordHash, extraHash] = await Promise.all([hashPassword(credentials.password), hashPassword(credentials.extra_password)]);
+    const [passwordHash, extraHash] = await Promise.all([hashPassword(credentials.password, this.cost), hashPassword(credentials.extra_password, this.cost)]);
     let userId: number;
     try {
       userId = await db.transaction(async (tx) => {
@@ -193,14 +198,14 @@ export class EmployeesService {
       if (input.extra_password !== undefined) checkPasswordRules(input.extra_password);
       if (input.password !== undefined && input.extra_password !== undefined) {
         if (input.password === input.extra_password) throw samePasswords();
-      } else if (input.password !== undefined && (await verifyPassword(input.password, target.extra_password_hash))) {
+      } else if (input.password !== undefined && (await verifyPassword(input.password, target.extra_password_hash, this.cost))) {
         throw samePasswords();
-      } else if (input.extra_password !== undefined && (await verifyPassword(input.extra_password, target.password_hash))) {
+      } else if (input.extra_password !== undefined && (await verifyPassword(input.extra_password, target.password_hash, this.cost))) {
         throw samePasswords();
       }
       hashes = {
-        ...(input.password !== undefined ? { password: await hashPassword(input.password) } : {}),
-        ...(input.extra_password !== undefined ? { extra: await hashPassword(input.extra_password) } : {}),
+        ...(input.password !== undefined ? { password: await hashPassword(input.password, this.cost) } : {}),
+        ...(input.extra_password !== undefined ? { extra: await hashPassword(input.extra_password, this.cost) } : {}),
       };
     }
 
@@ -333,12 +338,12 @@ export class EmployeesService {
       if (input.current_password === undefined) throw unauthorized('Give your current password', 'wrong_password');
       const attempt = await this.attempts.reserve(actor.id, ip);
       const [stored] = await db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [actor.id]);
-      if (!(await verifyPassword(input.current_password, stored?.password_hash ?? null))) {
+      if (!(await verifyPassword(input.current_password, stored?.password_hash ?? null, this.cost))) {
         throw unauthorized('Wrong password', 'wrong_password');
       }
       await this.attempts.release(attempt);
     }
-    const [passwordHash, extraHash] = await Promise.all([hashPassword(input.password), hashPassword(input.extra_password)]);
+    const [passwordHash, extraHash] = await Promise.all([hashPassword(input.password, this.cost), hashPassword(input.extra_password, this.cost)]);
     await db.transaction(async (tx) => {
       await tx.query('UPDATE users SET password_hash = $2, extra_password_hash = $3 WHERE id = $1', [actor.id, passwordHash, extraHash]);
       await endSignInsInProgress(tx, actor.id);
