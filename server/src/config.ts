@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { DEFAULT_PASSWORD_HASH_COST } from './security/passwords.js';
+import { DEFAULT_PASSWORD_HASH_COST, MAX_PASSWORD_HASH_COST } from './security/passwords.js';
 
 export type SmsProviderName = 'dev' | 'http';
 
@@ -333,11 +333,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** PASSWORD_HASH_COST: 15 to 20 (log2 of scrypt's N); from 10 outside production. */
+/** PASSWORD_HASH_COST: 15 to 17 (log2 of scrypt's N); from 10 outside production. */
 function passwordHashCost(env: NodeJS.ProcessEnv, nodeEnv: string): number {
   const floor = nodeEnv === 'production' ? DEFAULT_PASSWORD_HASH_COST : 10;
   const cost = int(env, 'PASSWORD_HASH_COST', DEFAULT_PASSWORD_HASH_COST, floor);
-  if (cost > 20) throw new ConfigError(`PASSWORD_HASH_COST must be at most 20, got "${cost}"`);
+  if (cost > MAX_PASSWORD_HASH_COST) throw new ConfigError(`PASSWORD_HASH_COST must be at most ${MAX_PASSWORD_HASH_COST}, got "${cost}"`);
   return cost;
 }
 

@@ -239,7 +239,8 @@ export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
    * Settles once NATS has every subscription made so far. It handles a connection's commands in order, so its
    * answer to a ping sent after them says so; one ping serves all the subscriptions of a moment (a node starting
    * with thousands of sockets). While the link is down this waits a bounded time: the reconnect makes every socket
-   * catch up anyway.
+   * catch up anyway. With several NATS servers, the answer is from the one this node is on: interest reaches the
+   * others a moment later, and a ring lost in that moment waits for the person's next event (docs/delivery.md).
    */
   private confirmSubscriptions(): Promise<void> {
     this.confirming ??= Promise.resolve().then(() => {
@@ -247,6 +248,7 @@ export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, SUBSCRIBE_WAIT_MS);
+        timer.unref();
       });
       return Promise.race([this.connection.flush(), late])
         .catch(() => undefined)
@@ -282,7 +284,9 @@ export class NatsLink implements RemoteDoorbell, RemoteSocketControl {
       } else if (status.type === 'reconnect') {
         this.reconnecting = false;
         this.logger.info('NATS reconnected');
-        this.handlers.onCatchUp();
+        // Once NATS has the subscriptions the client sent again on reconnecting, so that no ring falls between
+        // them and the log read.
+        void this.confirmSubscriptions().then(() => this.handlers.onCatchUp());
         // What this node rang while cut off (and in the last seconds before it knew) reached nobody elsewhere.
         try {
           this.connection.publish(catchUpSubject(this.cluster));

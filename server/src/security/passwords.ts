@@ -13,8 +13,13 @@ const R = 8;
 const P = 1;
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
-/** scrypt needs 128·N·r bytes (32 MiB here); Node's default ceiling is exactly that, which is not enough. */
-const MAX_MEMORY = 128 * 1024 * 1024;
+/** The highest work factor the server hashes at (PASSWORD_HASH_COST): 2¹⁷ needs 128 MiB a hash. */
+export const MAX_PASSWORD_HASH_COST = 17;
+
+/** scrypt needs 128·r·(N + 2) bytes and a little more; Node's default ceiling (32 MiB) is below that at 2¹⁵. */
+function memoryFor(log2n: number, r: number): number {
+  return 128 * r * (2 ** log2n + 2) + 1024 * 1024;
+}
 
 /** Length rules of docs/api.md (`POST /user/password`), counted in characters, not bytes. */
 export const PASSWORD_MIN = 8;
@@ -22,7 +27,7 @@ export const PASSWORD_MAX = 128;
 
 function derive(password: string, salt: Buffer, log2n: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, KEY_BYTES, { N: 2 ** log2n, r, p, maxmem: MAX_MEMORY }, (error, key) =>
+    scrypt(password.normalize('NFC'), salt, KEY_BYTES, { N: 2 ** log2n, r, p, maxmem: memoryFor(log2n, r) }, (error, key) =>
       error ? reject(error) : resolve(key),
     );
   });
@@ -49,9 +54,15 @@ export async function verifyPassword(password: string, stored: string | null, co
   const [log2n, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
   const salt = Buffer.from(parts[4]!, 'base64url');
   const expected = Buffer.from(parts[5]!, 'base64url');
-  if (![log2n, r, p].every((value) => Number.isInteger(value) && value > 0) || log2n > 20 || expected.length !== KEY_BYTES) return false;
+  if (![log2n, r, p].every((value) => Number.isInteger(value) && value > 0) || log2n > MAX_PASSWORD_HASH_COST || r > R || p > P || expected.length !== KEY_BYTES) return false;
   const actual = await derive(password, salt, log2n, r, p);
   return timingSafeEqual(actual, expected);
+}
+
+/** The work factor a stored hash was made at (log2 of N), or null for none. */
+export function hashCost(stored: string | null): number | null {
+  const parts = (stored ?? '').split('$');
+  return parts.length === 6 && parts[0] === 'scrypt' ? Number(parts[1]) : null;
 }
 
 /** A password from the CSPRNG, of the contract's alphabet and length (the admin's screen suggests the same kind). */

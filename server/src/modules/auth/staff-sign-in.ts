@@ -2,7 +2,7 @@ import type { Services } from '../../services.js';
 import type { Tx } from '../../db/index.js';
 import { ServerStrings, badRequest, forbidden, unauthorized } from '../../http/errors.js';
 import { randomToken, sha256 } from '../../security/secrets.js';
-import { verifyPassword } from '../../security/passwords.js';
+import { hashCost, hashPassword, verifyPassword } from '../../security/passwords.js';
 import { findUserById, findUserByPhone } from '../users/repository.js';
 import type { UserRow } from '../users/model.js';
 import { Role } from '../users/actor.js';
@@ -52,11 +52,13 @@ export class StaffSignIn {
     // Counted against the address whether or not the account exists, so phones cannot be tried for free.
     const attempt = await this.attempts.reserve(staff?.id ?? null, ip);
     const hashes = staff ? await this.hashes(staff.id) : undefined;
-    // Without an account the same work is done, so the answer's timing does not tell either.
+    // Without an account the work of the server's cost is done, so the answer's timing does not tell either
+    // (stored hashes are brought to that cost as their owners sign in, below).
     const right = await verifyPassword(password, hashes?.password_hash ?? null, this.services.config.passwordHashCost);
     if (!staff) throw notStaff();
     if (!right) throw wrongPassword();
     await this.attempts.release(attempt);
+    await this.rehashIfStale(staff.id, 'password_hash', hashes!.password_hash!, password);
     const ticket = randomToken(32);
     await db.query(
       `INSERT INTO sign_in_tickets (ticket_hash, phone, user_id, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4))`,
@@ -83,6 +85,7 @@ export class StaffSignIn {
     const hashes = await this.hashes(user.id);
     if (!(await verifyPassword(extraPassword, hashes?.extra_password_hash ?? null, this.services.config.passwordHashCost))) throw wrongPassword();
     await this.attempts.release(attempt);
+    await this.rehashIfStale(user.id, 'extra_password_hash', hashes!.extra_password_hash!, extraPassword);
     return db.transaction(async (tx) => {
       // Single use even when two right answers race: only one UPDATE finds it unconsumed.
       const consumed = await tx.query(
@@ -101,6 +104,17 @@ export class StaffSignIn {
       await this.applyAdminPhone(tx, user);
       return { jwt_info: await this.sessions.start(tx, user.id, user.role) };
     });
+  }
+
+  /**
+   * A right password whose hash was made at another work factor than the server's (PASSWORD_HASH_COST was changed
+   * since) is hashed again at the server's: what a sign-in costs then no longer tells known phones from unknown
+   * ones, and a raised cost reaches every account. Only if the hash is still the one checked (not reset meanwhile).
+   */
+  private async rehashIfStale(userId: number, column: 'password_hash' | 'extra_password_hash', checked: string, password: string): Promise<void> {
+    const cost = this.services.config.passwordHashCost;
+    if (hashCost(checked) === cost) return;
+    await this.services.db.query(`UPDATE users SET ${column} = $3 WHERE id = $1 AND ${column} = $2`, [userId, checked, await hashPassword(password, cost)]);
   }
 
   private async hashes(userId: number): Promise<HashesRow | undefined> {

@@ -50,7 +50,8 @@ export class FlowConnection {
         }
         return this.catchUp();
       },
-      // A signal (someone typing) is about now: sent at once, dropped while the replay is still going.
+      // A signal (someone typing) is about now: sent at once, dropped until `ready` (while the subscription is
+      // confirmed and the replay is still going).
       (signal) => {
         if (!this.buffer && !this.closed) this.link.send(signal);
       },
