@@ -159,21 +159,22 @@ describe('losing a node of the cluster', { skip }, () => {
     const database = await createPostgresDatabase('msgr_loss');
     dropDatabase = database.dropDatabase;
     const clusterName = `loss_${process.pid}_${randomBytes(4).toString('hex')}`;
-    for (let index = 0; index < NODES; index += 1) {
-      // One at a time: the first one migrates the fresh database.
-      nodes.push(
-        await serverProcess(
-          {
-            NODE_ID: `node-${index + 1}`,
-            CLUSTER_NAME: clusterName,
-            NATS_URL: testNatsUrl,
-            REDIS_URL: testRedisUrl,
-            RATE_MESSAGES_PER_10S: '100000',
-          },
-          { sharedDatabaseUrl: database.databaseUrl },
-        ),
+    const startNode = (index: number) =>
+      serverProcess(
+        {
+          NODE_ID: `node-${index + 1}`,
+          CLUSTER_NAME: clusterName,
+          NATS_URL: testNatsUrl,
+          REDIS_URL: testRedisUrl,
+          RATE_MESSAGES_PER_10S: '100000',
+        },
+        { sharedDatabaseUrl: database.databaseUrl },
       );
-    }
+    // The first one alone (it migrates the fresh database), then the others together.
+    nodes.push(await startNode(0));
+    const others = await Promise.allSettled(Array.from({ length: NODES - 1 }, (_, index) => startNode(index + 1)));
+    for (const started of others) if (started.status === 'fulfilled') nodes.push(started.value); // stopped after, whatever happens
+    for (const started of others) if (started.status === 'rejected') throw started.reason;
     const port = await freePort();
     configDir = await mkdtemp(join(tmpdir(), 'msgr-loss-haproxy-'));
     const configFile = join(configDir, 'haproxy.cfg');
