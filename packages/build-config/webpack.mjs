@@ -159,7 +159,8 @@ export function federatedConfig({ dir, name, exposes, runtimePlugins = [], title
           // One federation runtime per page: the shell provides its own to the remotes (a global), and their
           // remoteEntry.js files leave theirs out (about 15 KB compressed each). Every app builds with the
           // @module-federation/enhanced pinned here, so the runtime a remote meets is the one it was built with.
-          experiments: isHost ? { provideExternalRuntime: true } : { externalRuntime: true },
+          // The shell's runtime is built for browsers only (`target: 'web'`): its loaders for Node go (2.2 KB).
+          experiments: isHost ? { provideExternalRuntime: true, optimization: { target: 'web' } } : { externalRuntime: true },
         }),
         ...(isHost
           ? [
