@@ -28,9 +28,14 @@ export interface ChatUiState {
   askDelete(message: ChatMessage | null): void;
   askForward(forwarding: { message: ChatMessage; authorName: string } | null): void;
   showReaders(message: ChatMessage | null): void;
+  /**
+   * The message was deleted (by me elsewhere, its author, a moderator, its timer): the composer stops editing or
+   * answering it, and a dialog about it closes. Says which of the composer's two it was.
+   */
+  forgetMessage(chatId: number, messageId: number): { editing: boolean; replying: boolean };
 }
 
-export const useChatUiStore = create<ChatUiState>((set) => ({
+export const useChatUiStore = create<ChatUiState>((set, get) => ({
   replyTo: {},
   editing: {},
   focus: null,
@@ -46,4 +51,18 @@ export const useChatUiStore = create<ChatUiState>((set) => ({
   askDelete: (message) => set({ deleting: message }),
   askForward: (forwarding) => set({ forwarding }),
   showReaders: (message) => set({ showingReaders: message }),
+  forgetMessage: (chatId, messageId) => {
+    const state = get();
+    const editing = state.editing[chatId]?.id === messageId;
+    const replying = state.replyTo[chatId]?.id === messageId;
+    const about = (message: ChatMessage | null | undefined) => message?.id === messageId;
+    set({
+      ...(editing ? { editing: { ...state.editing, [chatId]: undefined } } : {}),
+      ...(replying ? { replyTo: { ...state.replyTo, [chatId]: undefined } } : {}),
+      ...(about(state.deleting) ? { deleting: null } : {}),
+      ...(about(state.forwarding?.message) ? { forwarding: null } : {}),
+      ...(about(state.showingReaders) ? { showingReaders: null } : {}),
+    });
+    return { editing, replying };
+  },
 }));

@@ -17,6 +17,7 @@ import {
   useMessagesStore,
 } from '@messenger/shared';
 import { useChatUiStore } from '../chatUiStore';
+import { followDeletedMessages } from '../deletedMessages';
 import { useUploadsStore } from './uploadsStore';
 import { ReplyBar } from './ReplyBar';
 import { EditComposer } from './EditComposer';
@@ -69,6 +70,8 @@ export function Composer({ chatId }: { chatId: number }) {
   const { t } = useTranslation('messenger');
   const [text, setText] = useDraft(chatId);
   const [recording, setRecording] = useState(false);
+  // From the first composer on, for the rest of the page: an edit or reply of a chat not on screen is kept too.
+  useEffect(followDeletedMessages, []);
   const picker = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   // Where the caret is, for the @username completion (which looks at what was typed right before it).

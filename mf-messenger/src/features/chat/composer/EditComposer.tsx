@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
+  ApiError,
   chatsApi,
   characterCount,
   clampCharacters,
@@ -11,6 +12,7 @@ import {
   type ChatMessage,
 } from '@messenger/shared';
 import { useChatUiStore } from '../chatUiStore';
+import { messageGone } from '../deletedMessages';
 
 /**
  * The composer while one of my messages is being edited: its text to change, Enter (or Save) to store it, Esc (or
@@ -38,7 +40,18 @@ export function EditComposer({ chatId, message }: { chatId: number; message: Cha
       stop();
       return;
     }
-    useMessagesStore.getState().edited(await chatsApi.editMessage(message.id, trimmed));
+    let stored: Awaited<ReturnType<typeof chatsApi.editMessage>>;
+    try {
+      stored = await chatsApi.editMessage(message.id, trimmed);
+    } catch (failure) {
+      // Deleted meanwhile, its event not here yet (or it expired): the edit ends and says why, not "not found".
+      if (failure instanceof ApiError && failure.code === 'message_not_found') {
+        messageGone(chatId, message.id);
+        return;
+      }
+      throw failure;
+    }
+    useMessagesStore.getState().edited(stored);
     stop();
   });
 
