@@ -3,6 +3,8 @@ import type { PublicUser } from '../model/types';
 import { useCallStore } from './call';
 import { takeHandedMeetingTicket } from '../calls/meeting-ticket-handoff';
 import { tokenStorage } from '../storage/tokens';
+import { useNotificationsStore } from './notifications';
+import { initTestI18n } from '../testing';
 
 /** A JWT-shaped access token of mine (only its payload is read on this side). */
 const myToken = () => `header.${btoa(JSON.stringify({ sub: String(ME), exp: Math.floor(Date.now() / 1000) + 3600 }))}.signature`;
@@ -17,6 +19,9 @@ function event<T extends keyof FlowEventMap>(type: T, info: Partial<FlowEventMap
 const incomingCall = event('call', { chat_id: 7, call_id: 70, room_id: 'room-70', chat_type: 'private', user: anna });
 
 describe('the call store', () => {
+  beforeAll(async () => {
+    await initTestI18n();
+  });
   beforeEach(() => {
     jest.useFakeTimers();
     useCallStore.setState({ incoming: null, active: null, notice: null });
@@ -64,7 +69,7 @@ describe('the call store', () => {
     const open = jest.spyOn(window, 'open').mockImplementation(() => {
       // What the new tab's copy of sessionStorage holds at the moment it is opened.
       handedInTheNewTab = JSON.parse(sessionStorage.getItem('messenger.meeting-ticket') ?? 'null')?.ticket;
-      return null;
+      return {} as Window;
     });
     tokenStorage.save({ access_token: myToken(), refresh_token: 'refresh' } as never);
     try {
@@ -75,6 +80,38 @@ describe('the call store', () => {
       expect(open).toHaveBeenCalledWith('/meet/room-70?chat=7', '_blank');
       expect(handedInTheNewTab).toEqual(ticket);
       expect(takeHandedMeetingTicket(7, 'room-70', ME)).toBeNull(); // the opener keeps no copy
+    } finally {
+      open.mockRestore();
+      globalThis.fetch = fetchBefore;
+    }
+  });
+
+  it('a browser that refuses the call tab: the call rings on with its ticket, and the person is told why', async () => {
+    const ticket = { token: 'meet', room_id: 'room-70', call_id: 70, message_id: null, ice_servers: [], ice_transport_policy: 'all', expires_in: 3600, reconnect_seconds: 30 };
+    const fetchBefore = globalThis.fetch;
+    globalThis.fetch = (async () => ({ ok: true, status: 200, json: async () => ticket }) as Response) as typeof fetch;
+    const handed: unknown[] = [];
+    const open = jest.spyOn(window, 'open').mockImplementation(() => {
+      handed.push(JSON.parse(sessionStorage.getItem('messenger.meeting-ticket') ?? 'null')?.ticket);
+      return null; // pop-ups blocked
+    });
+    tokenStorage.save({ access_token: myToken(), refresh_token: 'refresh' } as never);
+    useNotificationsStore.getState().clear();
+    try {
+      useCallStore.getState().applyEvent(incomingCall, ME);
+      await jest.advanceTimersByTimeAsync(0);
+      useCallStore.getState().acceptIncoming();
+      expect(useCallStore.getState().incoming).toMatchObject({ chatId: 7, callId: 70 });
+      expect(useNotificationsStore.getState().items.map((item) => [item.kind, item.text])).toEqual([['warning', "Your browser blocked the call's window. Allow pop-ups for this site, then accept the call again."]]);
+      expect(takeHandedMeetingTicket(7, 'room-70', ME)).toBeNull();
+      // Pop-ups allowed now: accepting again opens the tab, and hands it the same ticket.
+      open.mockImplementation(() => {
+        handed.push(JSON.parse(sessionStorage.getItem('messenger.meeting-ticket') ?? 'null')?.ticket);
+        return {} as Window;
+      });
+      useCallStore.getState().acceptIncoming();
+      expect(useCallStore.getState().incoming).toBeNull();
+      expect(handed).toEqual([ticket, ticket]);
     } finally {
       open.mockRestore();
       globalThis.fetch = fetchBefore;

@@ -2,6 +2,8 @@ import { create } from 'zustand';
 import { callsApi } from '../api/endpoints';
 import { ApiError } from '../api/errors';
 import { config } from '../config';
+import { i18n } from '../i18n';
+import { useNotificationsStore } from './notifications';
 import { useChatsStore } from './chats';
 import { useMessagesStore } from './messages';
 import { handOverMeetingTicket, withdrawMeetingTicket } from '../calls/meeting-ticket-handoff';
@@ -121,12 +123,19 @@ export const useCallStore = create<CallState>((set, get) => ({
     ringingTicket = null;
     const myId = tokenUserId(tokenStorage.access);
     if (prefetched && myId !== null) handOverMeetingTicket(incoming.chatId, myId, prefetched.ticket, prefetched.fetchedAt);
+    let opened: Window | null = null;
     try {
-      window.open(meetingPath(incoming.roomId, incoming.chatId), '_blank');
+      opened = window.open(meetingPath(incoming.roomId, incoming.chatId), '_blank');
     } finally {
       // The new tab has its copy of this tab's sessionStorage already.
       withdrawMeetingTicket();
     }
+    if (opened) return;
+    // A browser that refuses the tab (pop-ups blocked for the site): the call has not been answered, so it rings
+    // on here, with its ticket, and the person is told what to change. Before, the ringing just went away.
+    ringingTicket = prefetched;
+    set({ incoming });
+    useNotificationsStore.getState().push({ kind: 'warning', text: i18n.t('common:media.callWindowBlocked') });
   },
   rejectIncoming: async () => {
     const incoming = get().incoming;
