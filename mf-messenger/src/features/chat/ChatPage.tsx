@@ -10,6 +10,7 @@ import { DeleteMessageDialog } from './actions/DeleteMessageDialog';
 import { ForwardDialog } from './actions/ForwardDialog';
 import { ReadersDialog } from './actions/ReadersDialog';
 import { useChatUiStore } from './chatUiStore';
+import { stopVoicePlayback } from './messages/voicePlayback';
 import { useUploadsStore } from './composer/uploadsStore';
 import { GroupPanel } from '../groups/GroupPanel';
 import { PersonPanel } from '../people/PersonPanel';
@@ -35,6 +36,8 @@ export function ChatPage({ chatId }: { chatId: number }) {
   const [dragging, setDragging] = useState(false);
   const [wasThere, setWasThere] = useState(false);
   const forwarding = useChatUiStore((state) => state.forwarding);
+  // A voice message plays on while its row is scrolled out of view, but not once its chat is left.
+  useEffect(() => stopVoicePlayback, [chatId]);
 
   // Esc closes the info panel — unless a dialog is open above it, which takes its own Escape.
   useEffect(() => {

@@ -33,11 +33,11 @@ export function MessageContent({ message }: { message: ChatMessage }) {
   }
   if (message.type === 'audio') {
     // A recorded voice message carries its length; an attached audio file (no length) is named by its file.
-    if (message.meta.duration_ms !== undefined) return <VoicePlayer url={url} durationMs={message.meta.duration_ms} label={t('chat.voiceMessage')} />;
+    if (message.meta.duration_ms !== undefined) return <VoicePlayer messageId={message.id} url={url} durationMs={message.meta.duration_ms} label={t('chat.voiceMessage')} />;
     return (
       <div className="msg-audio-file">
         <span className="msg-document-name">{file.name}</span>
-        <VoicePlayer url={url} label={file.name} />
+        <VoicePlayer messageId={message.id} url={url} label={file.name} />
       </div>
     );
   }
