@@ -1,12 +1,15 @@
 import { eventBus, i18n, useChatsStore, useNotificationsStore } from '@messenger/shared';
 import { useChatUiStore } from './chatUiStore';
+import { stopVoicePlayback, useVoicePlayback } from './messages/voicePlayback';
 
 /**
  * A message is gone: whatever the chat view was doing with it ends (an edit, a reply being written, a dialog about
- * it), and a person looking at that chat is told why their edit or reply went away. Without this an edit of a
+ * it, its sound playing), and a person looking at that chat is told why their edit or reply went away. Without this an edit of a
  * message deleted meanwhile stayed open and failed on Save with "Message not found".
  */
 export function messageGone(chatId: number, messageId: number): void {
+  // A deleted voice message does not go on being heard.
+  if (useVoicePlayback.getState().current === messageId) stopVoicePlayback();
   const { editing, replying } = useChatUiStore.getState().forgetMessage(chatId, messageId);
   if (!(editing || replying) || useChatsStore.getState().activeChatId !== chatId) return;
   const key = editing ? 'messenger:chat.editTargetDeleted' : 'messenger:chat.replyTargetDeleted';

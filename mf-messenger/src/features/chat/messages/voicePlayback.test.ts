@@ -1,4 +1,5 @@
 import { stopVoicePlayback, useVoicePlayback } from './voicePlayback';
+import { messageGone } from '../deletedMessages';
 
 // jsdom has media elements without playback: play and pause only flip `paused` and say so, as a browser does.
 beforeAll(() => {
@@ -39,4 +40,12 @@ test('one sound at a time: playing another message stops the first, and pausing 
 test('moving the bar of a message not playing loads it there, paused', () => {
   useVoicePlayback.getState().seek(3, 'http://files/three.webm', 2000);
   expect(useVoicePlayback.getState()).toMatchObject({ current: 3, playing: false, positionMs: 2000 });
+});
+
+test('a voice message deleted while it plays stops; another deletion leaves it playing', () => {
+  useVoicePlayback.getState().toggle(4, 'http://files/four.webm');
+  messageGone(7, 5);
+  expect(useVoicePlayback.getState()).toMatchObject({ current: 4, playing: true });
+  messageGone(7, 4);
+  expect(useVoicePlayback.getState()).toMatchObject({ current: null, playing: false });
 });
