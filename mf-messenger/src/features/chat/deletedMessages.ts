@@ -1,4 +1,4 @@
-import { eventBus, i18n, useChatsStore, useNotificationsStore } from '@messenger/shared';
+import { config, eventBus, i18n, useChatsStore, useNotificationsStore } from '@messenger/shared';
 import { useChatUiStore } from './chatUiStore';
 import { stopVoicePlayback, useVoicePlayback } from './messages/voicePlayback';
 
@@ -13,7 +13,7 @@ export function messageGone(chatId: number, messageId: number): void {
   const { editing, replying } = useChatUiStore.getState().forgetMessage(chatId, messageId);
   if (!(editing || replying) || useChatsStore.getState().activeChatId !== chatId) return;
   const key = editing ? 'messenger:chat.editTargetDeleted' : 'messenger:chat.replyTargetDeleted';
-  useNotificationsStore.getState().push({ kind: 'info', text: i18n.t(key) });
+  useNotificationsStore.getState().push({ kind: 'info', text: i18n.t(key) }, config.notificationDismissMs);
 }
 
 let following = false;

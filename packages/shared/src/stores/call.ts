@@ -135,7 +135,8 @@ export const useCallStore = create<CallState>((set, get) => ({
     // on here, with its ticket, and the person is told what to change. Before, the ringing just went away.
     ringingTicket = prefetched;
     set({ incoming });
-    useNotificationsStore.getState().push({ kind: 'warning', text: i18n.t('common:media.callWindowBlocked') });
+    // Two sentences to act on while it rings: shown as long as a message is, not as a 3 s toast.
+    useNotificationsStore.getState().push({ kind: 'warning', text: i18n.t('common:media.callWindowBlocked') }, config.notificationDismissMs);
   },
   rejectIncoming: async () => {
     const incoming = get().incoming;

@@ -86,6 +86,14 @@ export function Composer({ chatId }: { chatId: number }) {
   const replyTo = useChatUiStore((state) => state.replyTo[chatId]);
   const setReplyTo = useChatUiStore((state) => state.setReplyTo);
   const editing = useChatUiStore((state) => state.editing[chatId]);
+  // An edit that ends (Save, Esc, or its message deleted meanwhile) takes its focused box with it: the message box
+  // gets the focus, so typing goes on somewhere and a screen reader keeps its place.
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (wasEditing.current && !editing && lost) box.current?.focus();
+    wasEditing.current = editing !== undefined;
+  }, [editing]);
   const me = useAuthStore((state) => state.user?.id);
   const startUpload = useUploadsStore((state) => state.start);
   const trimmed = text.trim();

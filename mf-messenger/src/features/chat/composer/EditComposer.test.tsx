@@ -54,9 +54,12 @@ test('a deletion heard live ends the edit or the reply of that message, and only
   expect(screen.getByRole('textbox', { name: 'Edit message' })).toBeInTheDocument();
   act(() => eventBus.emit('message-deleted', deleted(7, 99)));
   expect(screen.getByRole('textbox', { name: 'Edit message' })).toBeInTheDocument();
+  expect(screen.getByRole('textbox', { name: 'Edit message' })).toHaveFocus();
   act(() => eventBus.emit('message-deleted', deleted(7, 43)));
   expect(screen.queryByRole('textbox', { name: 'Edit message' })).not.toBeInTheDocument();
   expect(notices()).toEqual(['The message you were editing was deleted.']);
+  // The focus goes to the message box, not to the page.
+  expect(screen.getByRole('textbox', { name: 'Message' })).toHaveFocus();
 
   act(() => {
     useChatUiStore.getState().setReplyTo(7, mine(44));

@@ -31,7 +31,8 @@ export function VoicePlayer({
   const position = useVoicePlayback((state) => (state.current === messageId ? state.positionMs : 0));
   /** The file's own length, for audio that came without one (an attached file, not a recording). */
   const [fileDuration, setFileDuration] = useState<number | null>(null);
-  const duration = durationMs ?? fileDuration ?? 0;
+  const playedDuration = useVoicePlayback((state) => (state.current === messageId ? state.durationMs : null));
+  const duration = durationMs ?? playedDuration ?? fileDuration ?? 0;
 
   const toggle = () => {
     if (url) useVoicePlayback.getState().toggle(messageId, url);

@@ -12,6 +12,11 @@ export interface VoicePlaybackState {
   current: number | null;
   playing: boolean;
   positionMs: number;
+  /**
+   * The current sound's length as the browser knows it, for a file that came without one (an attached file):
+   * Chrome's WebM says Infinity until played through, then its real length.
+   */
+  durationMs: number | null;
   /** Plays or pauses that message's sound (from where it was, or from the start if it is another one). */
   toggle(messageId: number, url: string): void;
   /** Moves that message's sound to a position (loading it paused there if it is not the current one). */
@@ -30,6 +35,9 @@ function audio(): HTMLAudioElement {
   made.addEventListener('play', () => useVoicePlayback.setState({ playing: true }));
   made.addEventListener('pause', () => useVoicePlayback.setState({ playing: false }));
   made.addEventListener('ended', () => useVoicePlayback.setState({ playing: false, positionMs: 0 }));
+  made.addEventListener('durationchange', () =>
+    useVoicePlayback.setState({ durationMs: Number.isFinite(made.duration) ? made.duration * 1000 : null }),
+  );
   element = made;
   return made;
 }
@@ -39,7 +47,7 @@ function load(messageId: number, url: string): HTMLAudioElement {
   const player = audio();
   player.pause();
   player.src = url;
-  useVoicePlayback.setState({ current: messageId, playing: false, positionMs: 0 });
+  useVoicePlayback.setState({ current: messageId, playing: false, positionMs: 0, durationMs: null });
   return player;
 }
 
@@ -47,6 +55,7 @@ export const useVoicePlayback = create<VoicePlaybackState>((_set, get) => ({
   current: null,
   playing: false,
   positionMs: 0,
+  durationMs: null,
   toggle: (messageId, url) => {
     const player = get().current === messageId ? audio() : load(messageId, url);
     if (player.paused) void player.play().catch((error: unknown) => console.info('playback refused', error));
@@ -62,7 +71,7 @@ export const useVoicePlayback = create<VoicePlaybackState>((_set, get) => ({
     element.pause();
     element.removeAttribute('src');
     element.load();
-    useVoicePlayback.setState({ current: null, playing: false, positionMs: 0 });
+    useVoicePlayback.setState({ current: null, playing: false, positionMs: 0, durationMs: null });
   },
 }));
 
