@@ -120,7 +120,8 @@ export default defineConfig({
   // files share nothing but the server (each signs up its own people). The 57 one-node tests, 2-core machine: 551 s
   // with one worker, 420 s with two, the same CPU time; 526 s and green beside a build loop. The cluster's
   // journeys keep one: their nodes take more of the machine. With two they took 255 s instead of 289 s, but the
-  // staff journey failed once in a fresh run, its staff screen refused for want of the messenger's strings.
+  // staff journey failed once in a fresh run, its staff screen refused for want of the messenger's strings (a race
+  // in `translationsReady`, fixed on 2026-11-29: i18n-concurrent.test.ts); two again once a few runs show it.
   workers: cluster ? 1 : 2,
   retries: 0,
   forbidOnly: Boolean(process.env.CI),

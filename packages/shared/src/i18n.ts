@@ -70,20 +70,24 @@ export function translationNamespaces(): string[] {
   return [...namespaces.keys()];
 }
 
-/** The registered namespaces that have no strings in `language` yet. */
-function missingIn(language: string): string[] {
-  return translationNamespaces().filter((namespace) => !i18n.hasResourceBundle(language, namespace));
+/** Those of `namespaces` that have no strings in `language` yet. */
+function missingIn(language: string, namespaces: string[]): string[] {
+  return namespaces.filter((namespace) => !i18n.hasResourceBundle(language, namespace));
 }
 
 /**
- * Loads `language`'s strings of every registered namespace (those already here stay), trying once more what
- * failed; resolves with the namespaces still missing (none when it worked).
+ * Loads `language`'s strings of every namespace registered when called (those already here stay), trying once
+ * more what failed; resolves with those still missing (none when it worked). A namespace registered meanwhile
+ * (another remote loading at the same moment) is not waited for: it is its own caller's, and was reported here
+ * as "could not be loaded" while its strings were still on their way (a staff screen refused so, in the cluster's
+ * end-to-end run, for want of the messenger's strings loading beside it).
  */
 export async function loadTranslations(language: string): Promise<string[]> {
+  const wanted = translationNamespaces();
   await i18n.loadLanguages(language);
-  const missing = missingIn(language);
+  const missing = missingIn(language, wanted);
   if (missing.length > 0) await i18n.reloadResources([language], missing);
-  return missingIn(language);
+  return missingIn(language, wanted);
 }
 
 /**
