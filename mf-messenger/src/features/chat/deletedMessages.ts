@@ -4,8 +4,8 @@ import { stopVoicePlayback, useVoicePlayback } from './messages/voicePlayback';
 
 /**
  * A message is gone: whatever the chat view was doing with it ends (an edit, a reply being written, a dialog about
- * it, its sound playing), and a person looking at that chat is told why their edit or reply went away. Without this an edit of a
- * message deleted meanwhile stayed open and failed on Save with "Message not found".
+ * it, its sound playing), and a person looking at that chat is told why their edit or reply went away. Without
+ * this an edit of a message deleted meanwhile stayed open and failed on Save with "Message not found".
  */
 export function messageGone(chatId: number, messageId: number): void {
   // A deleted voice message does not go on being heard.
