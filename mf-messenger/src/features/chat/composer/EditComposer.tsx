@@ -40,16 +40,14 @@ export function EditComposer({ chatId, message }: { chatId: number; message: Cha
       stop();
       return;
     }
-    let stored: Awaited<ReturnType<typeof chatsApi.editMessage>>;
-    try {
-      stored = await chatsApi.editMessage(message.id, trimmed);
-    } catch (failure) {
+    const stored = await chatsApi.editMessage(message.id, trimmed).catch((failure: unknown) => {
       // Deleted meanwhile, its event not here yet (or it expired): the edit ends and says why, not "not found".
-      if (failure instanceof ApiError && failure.code === 'message_not_found') {
-        messageGone(chatId, message.id);
-        return;
-      }
+      if (failure instanceof ApiError && failure.code === 'message_not_found') return null;
       throw failure;
+    });
+    if (!stored) {
+      messageGone(chatId, message.id);
+      return;
     }
     useMessagesStore.getState().edited(stored);
     stop();

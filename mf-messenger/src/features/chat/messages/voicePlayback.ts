@@ -51,28 +51,31 @@ function load(messageId: number, url: string): HTMLAudioElement {
   return player;
 }
 
-export const useVoicePlayback = create<VoicePlaybackState>((_set, get) => ({
-  current: null,
-  playing: false,
-  positionMs: 0,
-  durationMs: null,
-  toggle: (messageId, url) => {
-    const player = get().current === messageId ? audio() : load(messageId, url);
-    if (player.paused) void player.play().catch((error: unknown) => console.info('playback refused', error));
-    else player.pause();
-  },
-  seek: (messageId, url, ms) => {
-    const player = get().current === messageId ? audio() : load(messageId, url);
-    player.currentTime = ms / 1000;
-    useVoicePlayback.setState({ positionMs: ms });
-  },
-  stop: () => {
-    if (!element) return;
-    element.pause();
-    element.removeAttribute('src');
-    element.load();
-    useVoicePlayback.setState({ current: null, playing: false, positionMs: 0, durationMs: null });
-  },
-}));
+export const useVoicePlayback = create<VoicePlaybackState>((set, get) => {
+  /** The element with that message's sound: as it is if it is the current one, else loaded at its start. */
+  const playerFor = (messageId: number, url: string) => (get().current === messageId ? audio() : load(messageId, url));
+  return {
+    current: null,
+    playing: false,
+    positionMs: 0,
+    durationMs: null,
+    toggle: (messageId, url) => {
+      const player = playerFor(messageId, url);
+      if (player.paused) void player.play().catch((error: unknown) => console.info('playback refused', error));
+      else player.pause();
+    },
+    seek: (messageId, url, ms) => {
+      playerFor(messageId, url).currentTime = ms / 1000;
+      set({ positionMs: ms });
+    },
+    stop: () => {
+      if (!element) return;
+      element.pause();
+      element.removeAttribute('src');
+      element.load();
+      set({ current: null, playing: false, positionMs: 0, durationMs: null });
+    },
+  };
+});
 
 export const stopVoicePlayback = (): void => useVoicePlayback.getState().stop();
